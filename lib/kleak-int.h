@@ -1,0 +1,77 @@
+/*
+ * kleak-int.h - helpers shared inside lib/ only.
+ */
+#ifndef KLEAK_INT_H
+#define KLEAK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kleak.h"
+
+/* Byte classes for the candidate finder (candidate.c). */
+#define KL_C_HEX	0x1	/* 0-9 a-f A-F */
+#define KL_C_ALNUM	0x2	/* 0-9 a-z A-Z (a token boundary is not this) */
+extern const uint8_t kl_ctype[256];
+
+/* Is c an ASCII letter or digit? */
+static inline int
+kl_isalnum(uint8_t c)
+{
+	return (kl_ctype[c] & KL_C_ALNUM) != 0;
+}
+
+/* Is c a hex digit? */
+static inline int
+kl_isxdigit(uint8_t c)
+{
+	return (kl_ctype[c] & KL_C_HEX) != 0;
+}
+
+/* Checked size_t addition: returns -1 on overflow. */
+static inline int
+kl_add(size_t a, size_t b, size_t *r)
+{
+	if (a > SIZE_MAX - b)
+		return (-1);
+	*r = a + b;
+	return (0);
+}
+
+/* Checked size_t multiplication: returns -1 on overflow. */
+static inline int
+kl_mul(size_t a, size_t b, size_t *r)
+{
+	if (a != 0 && b > SIZE_MAX / a)
+		return (-1);
+	*r = a * b;
+	return (0);
+}
+
+/* Find needle in haystack (bytes). */
+const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);
+
+/* Does buf[0..len) start with the literal s? */
+static inline int
+kl_startswith(const uint8_t *buf, size_t len, const char *s, size_t slen)
+{
+	size_t i;
+
+	if (len < slen)
+		return (0);
+	for (i = 0; i < slen; i++)
+		if (buf[i] != (uint8_t)s[i])
+			return (0);
+	return (1);
+}
+#define KL_LIT(s) (s), (sizeof(s) - 1)
+
+/* engine.c: match with the PCRE2 reference engine. */
+size_t	 kl_cand_pcre2(const struct kl_engine *, void *, const uint8_t *,
+	    size_t, size_t, size_t, unsigned, struct kl_token *, size_t,
+	    size_t *);
+void	*kl_engine_mdata(const struct kl_engine *);
+void	 kl_engine_mdata_free(void *);
+const struct kl_options *kl_engine_options(const struct kl_engine *);
+
+#endif /* KLEAK_INT_H */

@@ -1,0 +1,381 @@
+/*
+ * kleak.h - public interface of libkleak, the kernel address leak scanner.
+ *
+ * The library finds kernel addresses in log text.  It never prints, never
+ * exits and keeps no global state: results go to a caller's sink, errors
+ * to a caller's struct kl_error.  Addresses are uint64_t on every host;
+ * lines and columns are 1-based, columns and offsets count bytes.
+ */
+#ifndef KLEAK_H
+#define KLEAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KL_PRINTFLIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define KL_PRINTFLIKE(a, b)
+#endif
+
+/* Error codes in struct kl_error. */
+enum kl_errcode {
+	KL_EOK = 0,
+	KL_ENOMEM,		/* allocation failed */
+	KL_EIO,			/* read or write failed (errnum says why) */
+	KL_EINVAL,		/* bad argument or option value */
+	KL_ELIMIT,		/* a configured limit was reached */
+	KL_EFORMAT,		/* malformed input */
+	KL_EPCRE,		/* PCRE2 refused a pattern */
+};
+
+/* An error: what went wrong, where. */
+struct kl_error {
+	enum kl_errcode	 code;
+	int		 errnum;	/* errno, or 0 */
+	uint64_t	 line;		/* 1-based input line, 0 when none */
+	char		 msg[256];	/* lower-case text, no trailing newline */
+};
+
+/* Regions of the kernel address space a value can fall in. */
+enum kl_region {
+	KL_REGION_NONE = 0,	/* not a kernel address */
+	KL_REGION_TEXT,		/* kernel image: text, data, bss */
+	KL_REGION_MODULES,
+	KL_REGION_DIRECT_MAP,	/* linear map of physical memory */
+	KL_REGION_VMALLOC,	/* vmalloc/ioremap, vmapped stacks */
+	KL_REGION_VMEMMAP,	/* struct page array */
+	KL_REGION_CPU_ENTRY_AREA,
+	KL_REGION_ESPFIX,
+	KL_REGION_EFI,
+	KL_REGION_KASAN_SHADOW,
+	KL_REGION_FIXMAP,	/* fixmap, PCI I/O, other fixed windows */
+	KL_REGION_KERNEL,	/* kernel, the arch cannot subdivide */
+	KL_REGION_LAYOUT,	/* a line disclosing layout, no VA itself */
+	KL_REGION_PHYSICAL,	/* a physical address */
+	KL_REGION_COUNT
+};
+
+enum kl_severity {
+	KL_SEV_NONE = 0,
+	KL_SEV_LOW,		/* fixed or barely randomised region */
+	KL_SEV_MEDIUM,		/* heap, stack, struct page: data layout */
+	KL_SEV_HIGH,		/* text or modules: defeats KASLR */
+	KL_SEV_COUNT
+};
+
+enum kl_confidence {
+	KL_CONF_LOW = 0,	/* value only, windows overlap */
+	KL_CONF_MEDIUM,		/* value in an unambiguous window */
+	KL_CONF_HIGH,		/* value and context agree */
+	KL_CONF_COUNT
+};
+
+/* Why a candidate token is not reported as a leak. */
+enum kl_suppress {
+	KL_SUP_NONE = 0,
+	KL_SUP_NOT_KERNEL,	/* user range, non-canonical, below the kernel */
+	KL_SUP_HOLE,		/* inside the kernel half, in a layout hole */
+	KL_SUP_HASHED,		/* hashed %p: 00000000xxxxxxxx on 64-bit */
+	KL_SUP_NULL,
+	KL_SUP_ERR_PTR,		/* -MAX_ERRNO..-1 */
+	KL_SUP_MASK,		/* contiguous ones then zeros */
+	KL_SUP_VSYSCALL,	/* the fixed legacy vsyscall page */
+	KL_SUP_POISON,		/* LIST_POISON, STACKLEAK, slab poison */
+	KL_SUP_UUID,		/* part of a UUID */
+	KL_SUP_MAC,		/* part of a MAC address */
+	KL_SUP_IPV6,		/* part of an IPv6 address */
+	KL_SUP_HEXDUMP,		/* part of a byte dump (%ph, Code:) */
+	KL_SUP_HASH,		/* part of a longer hash or id */
+	KL_SUP_CONTEXT_ONLY,	/* arch cannot classify values (s390x, sparc64) */
+	KL_SUP_COUNT
+};
+
+/* Architecture profiles (values of --arch). */
+enum kl_arch_id {
+	KL_ARCH_AUTO = 0,	/* decide from the log; as a result: unknown */
+	KL_ARCH_X86_64,
+	KL_ARCH_X86_64_L5,
+	KL_ARCH_I386,
+	KL_ARCH_ARM64,		/* VA_BITS 48 */
+	KL_ARCH_ARM64_39,
+	KL_ARCH_ARM64_42,
+	KL_ARCH_ARM64_47,
+	KL_ARCH_ARM64_52,
+	KL_ARCH_ARM64_PRE54,	/* before the v5.4 VA flip, 48-bit */
+	KL_ARCH_ARM,
+	KL_ARCH_PPC64,		/* book3s */
+	KL_ARCH_PPC64_BOOK3E,
+	KL_ARCH_PPC32,
+	KL_ARCH_RISCV64,	/* sv39 */
+	KL_ARCH_RISCV64_SV48,
+	KL_ARCH_RISCV64_SV57,
+	KL_ARCH_MIPS64,
+	KL_ARCH_LOONGARCH64,
+	KL_ARCH_S390X,
+	KL_ARCH_SPARC64,
+	KL_ARCH_COUNT
+};
+#define KL_ARCH_UNKNOWN KL_ARCH_AUTO
+
+/* Flags of a layout row. */
+#define KL_AR_RANDOMIZED 0x1	/* base moves at boot (KASLR) */
+#define KL_AR_SHARED	 0x2	/* window shared with other regions under
+				   randomisation: value alone is ambiguous */
+
+/* One row of a layout: [lo, hi] inclusive. */
+struct kl_arch_region {
+	uint64_t	 lo;
+	uint64_t	 hi;
+	enum kl_region	 region;
+	enum kl_severity severity;
+	unsigned	 flags;		/* KL_AR_* */
+	const char	*what;		/* "kernel text mapping" */
+	const char	*doc;		/* kernel document the row comes from */
+};
+
+/* Flags of a profile. */
+#define KL_ARCH_CONTEXT_ONLY 0x1 /* no value rule (s390x, sparc64) */
+#define KL_ARCH_PAGE_OFFSET  0x2 /* takes --page-offset (VMSPLIT) */
+
+/* An architecture profile. */
+struct kl_arch {
+	enum kl_arch_id	 id;
+	const char	*name;		/* "x86_64", "arm64-39" */
+	const char	*descr;		/* one line for --list-arches */
+	unsigned	 bits;		/* 32 or 64: tokens are bits/4 digits */
+	unsigned	 flags;		/* KL_ARCH_* */
+	uint64_t	 page_offset;	/* default PAGE_OFFSET (32-bit splits) */
+	uint64_t	 text_base;	/* default _text without KASLR */
+	uint64_t	 kaslr_align;	/* KASLR step, 0 when none */
+};
+
+#define KL_LAYOUT_MAX 40
+
+/* A profile resolved for one PAGE_OFFSET: sorted, non-overlapping rows. */
+struct kl_layout {
+	const struct kl_arch	*arch;	/* NULL for the unknown 64-bit union */
+	uint64_t		 page_offset;
+	size_t			 n;
+	struct kl_arch_region	 row[KL_LAYOUT_MAX];
+};
+
+/* What a value is in a layout. */
+struct kl_region_hit {
+	enum kl_region			 region;	/* NONE if not kernel */
+	enum kl_severity		 severity;
+	unsigned			 flags;		/* row flags */
+	enum kl_suppress		 reason;	/* NOT_KERNEL, HOLE, VSYSCALL */
+	enum kl_arch_id			 arch;		/* profile that matched */
+	const struct kl_arch_region	*row;		/* NULL when none */
+};
+
+/* Per-boot evidence of where randomised regions sit (1 GiB clusters). */
+#define KL_ANCHOR_MAX 8
+struct kl_anchors {
+	unsigned	 n[KL_REGION_COUNT];
+	uint64_t	 v[KL_REGION_COUNT][KL_ANCHOR_MAX];
+};
+
+/* The bytes around one candidate token, for context rules. */
+struct kl_ctx {
+	const uint8_t	*msg;		/* message span of the line (or part) */
+	size_t		 len;
+	size_t		 tok;		/* first hex digit, index into msg */
+	size_t		 toklen;	/* number of hex digits */
+	int		 prefix;	/* 0x or 0X before the digits */
+	int		 msg_head;	/* msg starts at the real message start */
+};
+
+/* The decision on one candidate token. */
+struct kl_verdict {
+	enum kl_region		 region;
+	enum kl_severity	 severity;
+	enum kl_confidence	 confidence;
+	enum kl_suppress	 suppressed;
+	enum kl_arch_id		 arch;		/* profile that matched */
+	const char		*rule;		/* static rule id */
+	unsigned		 flags;		/* KL_V_* */
+};
+#define KL_V_STACK	0x1	/* context says: a stack pointer */
+#define KL_V_ANCHOR	0x2	/* usable as an anchor for its region */
+
+/* A detection state for --arch auto, one per boot segment. */
+struct kl_detect {
+	enum kl_arch_id	 arch;		/* best guess so far, AUTO if none */
+	int		 certain;	/* guess will not change any more */
+	int		 family;	/* KL_FAM_*: arch family seen */
+	int		 bits;		/* 32, 64 or 0 */
+	int		 va_bits;	/* arm64/riscv/x86 VA size, 0 unknown */
+	int		 kver;		/* kernel version * 65536 + major*256 +
+					   minor, e.g. 0x050a6e, 0 unknown */
+	unsigned	 score[KL_ARCH_COUNT];
+	uint64_t	 lines;		/* lines seen */
+};
+enum kl_family {
+	KL_FAM_NONE = 0, KL_FAM_X86, KL_FAM_ARM64, KL_FAM_ARM, KL_FAM_PPC,
+	KL_FAM_RISCV, KL_FAM_MIPS, KL_FAM_LOONGARCH, KL_FAM_S390, KL_FAM_SPARC
+};
+
+/* Record framing of one text line. */
+enum kl_line_kind {
+	KL_LINE_PLAIN = 0,	/* no known prefix (console, crash text) */
+	KL_LINE_DMESG,		/* [    1.234567] (and [T123]) */
+	KL_LINE_DMESG_RAW,	/* <6>[    1.234567] */
+	KL_LINE_KMSG,		/* prio,seq,usec,flags;msg */
+	KL_LINE_KMSG_CONT,	/*  KEY=value after a kmsg record */
+	KL_LINE_SYSLOG,		/* RFC 3164 or RFC 3339 syslog file line */
+	KL_LINE_RFC5424,	/* <PRI>1 TS HOST APP PROCID MSGID SD MSG */
+	KL_LINE_JOURNAL_MARK,	/* -- Boot ... -- / -- Logs begin ... -- */
+};
+
+struct kl_frame {
+	enum kl_line_kind kind;
+	size_t		 msg;		/* offset of the message in the line */
+	int		 level;		/* printk level 0-7, -1 unknown */
+	int		 has_ts;	/* a kernel timestamp was found */
+	uint64_t	 ts_us;		/* kernel timestamp in microseconds */
+	int		 boot;		/* the line starts a boot segment */
+};
+
+/* Input formats (--format). */
+enum kl_format {
+	KL_FORMAT_AUTO = 0,
+	KL_FORMAT_TEXT,		/* any text log, framing per line */
+	KL_FORMAT_KMSG,		/* /dev/kmsg records */
+};
+
+/* Matching engines (--engine). */
+enum kl_engine_kind {
+	KL_ENGINE_FAST = 0,	/* table-driven hex-run finder */
+	KL_ENGINE_PCRE2,	/* PCRE2 JIT reference */
+};
+
+/* Scanner options: set once, then shared read-only by every scanner. */
+struct kl_options {
+	enum kl_arch_id		 arch;		/* AUTO: per input and boot */
+	uint64_t		 page_offset;	/* 0: profile default */
+	enum kl_format		 format;
+	enum kl_engine_kind	 engine;
+	size_t			 window;	/* bytes kept per line; 0: 1 MiB */
+	int			 suppressed;	/* report suppressed too */
+};
+
+/* A candidate hex token in a buffer. */
+struct kl_token {
+	size_t		 start;		/* index of the first hex digit */
+	size_t		 len;		/* number of digits */
+	int		 prefix;	/* preceded by 0x/0X */
+	uint64_t	 value;
+};
+
+/* Finding flags. */
+#define KL_F_UNHASHED	0x1	/* the boot said %p hashing is off */
+#define KL_F_HEAD_CUT	0x2	/* line text starts after the line start */
+#define KL_F_TAIL_CUT	0x4	/* line text ends before the line end */
+
+/* One reported token (a leak, or a suppressed look-alike). */
+struct kl_finding {
+	uint64_t		 line;
+	uint64_t		 column;	/* of the first digit after 0x */
+	uint64_t		 offset;	/* byte offset of that digit */
+	uint64_t		 value;
+	const uint8_t		*text;		/* the digits as printed */
+	size_t			 textlen;
+	int			 prefix;	/* 0x/0X before the digits */
+	enum kl_arch_id		 arch;		/* UNKNOWN: 64-bit union */
+	enum kl_region		 region;
+	enum kl_severity	 severity;
+	enum kl_confidence	 confidence;
+	enum kl_suppress	 suppressed;
+	const char		*rule;
+	unsigned		 boot;		/* boot segment, 0-based */
+	unsigned		 flags;		/* KL_F_* */
+	const uint8_t		*ltext;		/* the line, or the kept part */
+	size_t			 llen;
+	uint64_t		 lcol;		/* 1-based column of ltext[0] */
+};
+
+/* Counters of one scan. */
+struct kl_stats {
+	uint64_t	 bytes;
+	uint64_t	 lines;
+	uint64_t	 candidates;
+	uint64_t	 findings;
+	uint64_t	 boots;
+	uint64_t	 region[KL_REGION_COUNT];
+	uint64_t	 suppressed[KL_SUP_COUNT];
+	unsigned	 unhashed;	/* no_hash_pointers banners seen */
+	enum kl_arch_id	 arch;		/* last decided arch */
+};
+
+/* Where results go.  A callback returning non-zero stops the scan. */
+struct kl_sink {
+	void	*arg;
+	int	(*finding)(void *, const struct kl_finding *);
+};
+
+struct kl_engine;
+struct kl_scan;
+
+/* arch.c */
+const struct kl_arch	*kl_arch_get(enum kl_arch_id);
+const struct kl_arch	*kl_arch_byname(const char *);
+const char		*kl_arch_name(enum kl_arch_id);
+int			 kl_arch_layout(enum kl_arch_id, uint64_t,
+			     struct kl_layout *, struct kl_error *);
+void			 kl_arch_lookup(const struct kl_layout *, uint64_t,
+			     struct kl_region_hit *);
+const char		*kl_region_name(enum kl_region);
+const char		*kl_severity_name(enum kl_severity);
+const char		*kl_confidence_name(enum kl_confidence);
+
+/* detect.c */
+void		 kl_detect_init(struct kl_detect *);
+void		 kl_detect_line(struct kl_detect *, const uint8_t *, size_t);
+void		 kl_detect_value(struct kl_detect *, uint64_t, size_t);
+void		 kl_detect_finish(struct kl_detect *);
+
+/* classify.c */
+void		 kl_classify(const struct kl_layout *, const struct kl_anchors *,
+		     const struct kl_ctx *, uint64_t, struct kl_verdict *);
+void		 kl_anchors_add(struct kl_anchors *, enum kl_region, uint64_t);
+const char	*kl_suppress_name(enum kl_suppress);
+
+/* frame.c */
+void		 kl_frame_line(const uint8_t *, size_t, enum kl_line_kind,
+		     enum kl_format, struct kl_frame *);
+
+/* candidate.c */
+size_t		 kl_cand_fast(const uint8_t *, size_t, size_t, size_t,
+		     unsigned, struct kl_token *, size_t, size_t *);
+int		 kl_hexval(const uint8_t *, size_t, uint64_t *);
+
+/* engine.c */
+struct kl_engine *kl_engine_new(const struct kl_options *, struct kl_error *);
+void		 kl_engine_free(struct kl_engine *);
+const char	*kl_engine_pcre2_version(char *, size_t);
+int		 kl_engine_jit(const struct kl_engine *);
+
+/* scan.c */
+struct kl_scan	*kl_scan_new(const struct kl_engine *, const struct kl_sink *,
+		     struct kl_error *);
+int		 kl_scan_feed(struct kl_scan *, const void *, size_t,
+		     struct kl_error *);
+int		 kl_scan_end(struct kl_scan *, struct kl_error *);
+void		 kl_scan_reset(struct kl_scan *);
+const struct kl_stats *kl_scan_stats(const struct kl_scan *);
+void		 kl_scan_free(struct kl_scan *);
+
+/* escape.c */
+size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);
+int		 kl_utf8_valid(const uint8_t *, size_t);
+size_t		 kl_esc_json(char *, size_t, const uint8_t *, size_t);
+size_t		 kl_base64(char *, size_t, const uint8_t *, size_t);
+
+/* error.c */
+void		 kl_error_set(struct kl_error *, enum kl_errcode, int,
+		     const char *, ...) KL_PRINTFLIKE(4, 5);
+void		 kl_error_clear(struct kl_error *);
+
+#endif /* KLEAK_H */

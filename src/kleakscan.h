@@ -1,0 +1,1 @@
+/* kleakscan.h - placeholder */

@@ -1,0 +1,2 @@
+/* log.c - placeholder */
+#include "config.h"

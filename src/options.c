@@ -1,0 +1,2 @@
+/* options.c - placeholder */
+#include "config.h"

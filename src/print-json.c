@@ -1,0 +1,2 @@
+/* print-json.c - placeholder */
+#include "config.h"

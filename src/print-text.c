@@ -1,0 +1,2 @@
+/* print-text.c - placeholder */
+#include "config.h"
