@@ -68,8 +68,7 @@ kl_startswith(const uint8_t *buf, size_t len, const char *s, size_t slen)
 
 /* engine.c: match with the PCRE2 reference engine. */
 size_t	 kl_cand_pcre2(const struct kl_engine *, void *, const uint8_t *,
-	    size_t, size_t, size_t, unsigned, struct kl_token *, size_t,
-	    size_t *);
+	    size_t, size_t, unsigned, struct kl_token *, size_t, size_t *);
 void	*kl_engine_mdata(const struct kl_engine *);
 void	 kl_engine_mdata_free(void *);
 const struct kl_options *kl_engine_options(const struct kl_engine *);

@@ -347,8 +347,8 @@ void		 kl_frame_line(const uint8_t *, size_t, enum kl_line_kind,
 		     enum kl_format, struct kl_frame *);
 
 /* candidate.c */
-size_t		 kl_cand_fast(const uint8_t *, size_t, size_t, size_t,
-		     unsigned, struct kl_token *, size_t, size_t *);
+size_t		 kl_cand_fast(const uint8_t *, size_t, size_t, unsigned,
+		     struct kl_token *, size_t, size_t *);
 int		 kl_hexval(const uint8_t *, size_t, uint64_t *);
 
 /* engine.c */

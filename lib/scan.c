@@ -1,10 +1,695 @@
-/* scan.c - placeholder until its owner lands it. */
+/*
+ * scan.c - the scanning pipeline for one unit (a file, stdin, a member).
+ *
+ * Bytes are fed in any pieces into one bounded window.  Complete lines
+ * are framed (frame.c), searched for candidates (candidate.c or the
+ * PCRE2 engine), and each candidate is classified (classify.c) in the
+ * layout of the boot segment's architecture.  A line longer than the
+ * window is scanned in windows cut at a boundary byte, keeping a little
+ * context, so every token is found exactly once and memory stays
+ * bounded.  With --arch auto, candidates wait (copied, bounded) until
+ * detect.c is certain of the architecture or the boot segment ends.
+ */
 #include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "kleak.h"
 #include "kleak-int.h"
-struct kl_scan *kl_scan_new(const struct kl_engine *e, const struct kl_sink *s, struct kl_error *err) { (void)e;(void)s;(void)err; return NULL; }
-int kl_scan_feed(struct kl_scan *s, const void *b, size_t l, struct kl_error *e) { (void)s;(void)b;(void)l;(void)e; return 0; }
-int kl_scan_end(struct kl_scan *s, struct kl_error *e) { (void)s;(void)e; return 0; }
-void kl_scan_reset(struct kl_scan *s) { (void)s; }
-const struct kl_stats *kl_scan_stats(const struct kl_scan *s) { (void)s; return NULL; }
-void kl_scan_free(struct kl_scan *s) { (void)s; }
+
+#define CTX_KEEP	256		/* bytes kept before a window cut */
+#define LTEXT_MAX	4096		/* longer lines print a window */
+#define LTEXT_SIDE	512		/* bytes each side of the token */
+#define FRAME_MAX	512		/* bytes of a line given to framing */
+#define DETECT_MAX	1024		/* bytes of a message given to detect */
+#define PEND_TOKENS	4096		/* pending tokens before forcing */
+#define PEND_BYTES	(4u << 20)	/* pending copied bytes, likewise */
+#define TOKS		256		/* tokens per finder call */
+#define NO_LINE		SIZE_MAX
+
+static const char unhashed_banner[] =
+    "** This system shows unhashed kernel memory addresses";
+
+/* A candidate waiting for the architecture to be known. */
+struct pend {
+	size_t		 off;		/* copied bytes in the arena */
+	size_t		 len;
+	size_t		 msg;		/* message start within the copy */
+	int		 msg_head;
+	struct kl_token	 tok;		/* start relative to the copy */
+	uint64_t	 line;
+	uint64_t	 column;
+	uint64_t	 offset;
+	uint64_t	 lcol;		/* column of the copy's first byte */
+	unsigned	 flags;		/* KL_F_*_CUT */
+};
+
+struct kl_scan {
+	const struct kl_engine	*eng;
+	const struct kl_options	*opt;
+	struct kl_sink		 sink;
+	void			*md;		/* PCRE2 match data */
+	int			 stopped;
+
+	uint8_t			*buf;		/* the window */
+	size_t			 cap;
+	size_t			 len;
+	size_t			 done;		/* scanned up to here */
+	uint64_t		 base;		/* offset of buf[0] in unit */
+	int			 skip_alnum;	/* inside an over-long run */
+
+	/* The current line. */
+	size_t			 ls;		/* its start in buf, or NO_LINE */
+	uint64_t		 ls_abs;	/* its start in the unit */
+	uint64_t		 lineno;
+	int			 framed;
+	uint64_t		 msg_abs;	/* message start in the unit */
+	enum kl_line_kind	 prev_kind;
+
+	/* The boot segment. */
+	unsigned		 boot;
+	int			 seg_banner;	/* a banner was seen */
+	int			 seg_lines;
+	uint64_t		 last_ts;
+	int			 have_ts;
+	unsigned		 seg_flags;	/* KL_F_UNHASHED */
+	struct kl_detect	 det;
+	enum kl_arch_id		 arch;		/* decided arch, AUTO: pending */
+	int			 decided;
+	enum kl_arch_id		 prior;		/* last decided arch of unit */
+	struct kl_layout	 layout;
+	struct kl_anchors	 anchors;
+
+	/* Pending candidates (--arch auto). */
+	struct pend		*pend;
+	size_t			 npend;
+	size_t			 pendcap;
+	uint8_t			*arena;
+	size_t			 arenalen;
+	size_t			 arenacap;
+
+	struct kl_stats		 st;
+	struct kl_token		 toks[TOKS];
+};
+
+/* Token width bits (kl_cand_*) for an architecture. */
+static unsigned
+arch_widths(enum kl_arch_id id)
+{
+	const struct kl_arch *a;
+
+	if (id == KL_ARCH_AUTO)
+		return (2);
+	a = kl_arch_get(id);
+	if (a == NULL)
+		return (2);
+	return (a->bits == 32 ? 1 : 2);
+}
+
+/* Make the layout for id current; the unknown union when that fails. */
+static void
+set_arch(struct kl_scan *sc, enum kl_arch_id id)
+{
+	struct kl_error err;
+
+	sc->arch = id;
+	sc->decided = 1;
+	if (kl_arch_layout(id, sc->opt->page_offset, &sc->layout, &err) == -1)
+		(void)kl_arch_layout(KL_ARCH_AUTO, 0, &sc->layout, &err);
+	if (id != KL_ARCH_AUTO)
+		sc->prior = id;
+	sc->st.arch = id;
+}
+
+/* Classify one token and hand it to the sink.  Returns non-zero to stop. */
+static int
+emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
+    int msg_head, const struct kl_token *t, uint64_t line, uint64_t column,
+    uint64_t offset, uint64_t lcol, unsigned flags)
+{
+	struct kl_ctx ctx;
+	struct kl_verdict v;
+	struct kl_finding f;
+	const struct kl_arch *a;
+	size_t lo, hi;
+
+	if ((arch_widths(sc->arch) & (t->len == 16 ? 2 : 1)) == 0)
+		return (0);
+	sc->st.candidates++;
+	if (msg > t->start)
+		msg = t->start;
+	ctx.msg = lb + msg;
+	ctx.len = ll - msg;
+	ctx.tok = t->start - msg;
+	ctx.toklen = t->len;
+	ctx.prefix = t->prefix;
+	ctx.msg_head = msg_head;
+	a = kl_arch_get(sc->arch);
+	if (a != NULL && (a->flags & KL_ARCH_CONTEXT_ONLY)) {
+		memset(&v, 0, sizeof(v));
+		v.suppressed = KL_SUP_CONTEXT_ONLY;
+		v.arch = sc->arch;
+		v.rule = "context-only";
+	} else
+		kl_classify(&sc->layout, &sc->anchors, &ctx, t->value, &v);
+	if (v.suppressed == KL_SUP_NONE) {
+		if (v.flags & KL_V_ANCHOR)
+			kl_anchors_add(&sc->anchors, v.region, t->value);
+		sc->st.findings++;
+		sc->st.region[v.region]++;
+	} else {
+		sc->st.suppressed[v.suppressed]++;
+		if (!sc->opt->suppressed)
+			return (0);
+	}
+	if (sc->sink.finding == NULL)
+		return (0);
+
+	/* Print the whole line, or a window of it around the token. */
+	lo = 0;
+	hi = ll;
+	if (ll > LTEXT_MAX) {
+		if (t->start > LTEXT_SIDE) {
+			lo = t->start - LTEXT_SIDE;
+			flags |= KL_F_HEAD_CUT;
+		}
+		if (ll - (t->start + t->len) > LTEXT_SIDE) {
+			hi = t->start + t->len + LTEXT_SIDE;
+			flags |= KL_F_TAIL_CUT;
+		}
+	}
+	memset(&f, 0, sizeof(f));
+	f.line = line;
+	f.column = column;
+	f.offset = offset;
+	f.value = t->value;
+	f.text = lb + t->start;
+	f.textlen = t->len;
+	f.prefix = t->prefix;
+	f.arch = sc->arch == KL_ARCH_AUTO ? KL_ARCH_UNKNOWN : sc->arch;
+	f.region = v.suppressed == KL_SUP_NONE ? v.region : KL_REGION_NONE;
+	f.severity = v.suppressed == KL_SUP_NONE ? v.severity : KL_SEV_NONE;
+	f.confidence = v.confidence;
+	f.suppressed = v.suppressed;
+	f.rule = v.rule != NULL ? v.rule : "value";
+	f.boot = sc->boot;
+	f.flags = flags | sc->seg_flags;
+	f.ltext = lb + lo;
+	f.llen = hi - lo;
+	f.lcol = lcol + lo;
+	if (sc->sink.finding(sc->sink.arg, &f) != 0) {
+		sc->stopped = 1;
+		return (1);
+	}
+	return (0);
+}
+
+/* Classify and emit every pending token, in order, then drop them. */
+static int
+flush_pending(struct kl_scan *sc)
+{
+	struct pend *p;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sc->npend && rc == 0; i++) {
+		p = &sc->pend[i];
+		rc = emit(sc, sc->arena + p->off, p->len, p->msg, p->msg_head,
+		    &p->tok, p->line, p->column, p->offset, p->lcol, p->flags);
+	}
+	sc->npend = 0;
+	sc->arenalen = 0;
+	return (rc);
+}
+
+/* Settle the architecture of the segment now and flush what waited. */
+static int
+decide(struct kl_scan *sc, int final)
+{
+	enum kl_arch_id id;
+
+	if (final)
+		kl_detect_finish(&sc->det);
+	id = sc->det.arch;
+	if (id == KL_ARCH_AUTO && final)
+		id = sc->prior;
+	set_arch(sc, id);
+	return (flush_pending(sc));
+}
+
+/* Grow a buffer to hold need elements of size sz, up to a cap. */
+static int
+grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t nc, bytes;
+	void *np;
+
+	if (need <= *cap)
+		return (0);
+	nc = *cap == 0 ? 64 : *cap;
+	while (nc < need)
+		if (kl_mul(nc, 2, &nc) == -1)
+			return (-1);
+	if (kl_mul(nc, sz, &bytes) == -1)
+		return (-1);
+	if ((np = realloc(*p, bytes)) == NULL)
+		return (-1);
+	*p = np;
+	*cap = nc;
+	return (0);
+}
+
+/*
+ * Keep a token for later: copy the line (or a window of it) and the
+ * token's coordinates.  Forces a decision when the caps are reached.
+ */
+static int
+pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
+    int msg_head, const struct kl_token *t, uint64_t line, uint64_t column,
+    uint64_t offset, uint64_t lcol, unsigned flags, struct kl_error *err)
+{
+	struct pend *p;
+	size_t lo = 0, hi = ll, n;
+
+	if (ll > LTEXT_MAX) {
+		if (t->start > LTEXT_SIDE) {
+			lo = t->start - LTEXT_SIDE;
+			flags |= KL_F_HEAD_CUT;
+			msg_head = msg_head && msg >= lo;
+		}
+		if (ll - (t->start + t->len) > LTEXT_SIDE) {
+			hi = t->start + t->len + LTEXT_SIDE;
+			flags |= KL_F_TAIL_CUT;
+		}
+	}
+	n = hi - lo;
+	if (sc->npend >= PEND_TOKENS || sc->arenalen + n > PEND_BYTES) {
+		if (decide(sc, 0) != 0)
+			return (1);
+		return (emit(sc, lb, ll, msg, msg_head, t, line, column,
+		    offset, lcol, flags));
+	}
+	if (grow((void **)&sc->pend, &sc->pendcap, sc->npend + 1,
+	    sizeof(*sc->pend)) == -1 ||
+	    grow((void **)&sc->arena, &sc->arenacap, sc->arenalen + n, 1) == -1) {
+		kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
+		return (-1);
+	}
+	memcpy(sc->arena + sc->arenalen, lb + lo, n);
+	p = &sc->pend[sc->npend++];
+	p->off = sc->arenalen;
+	p->len = n;
+	p->msg = msg > lo ? msg - lo : 0;
+	p->msg_head = msg_head;
+	p->tok = *t;
+	p->tok.start -= lo;
+	p->line = line;
+	p->column = column;
+	p->offset = offset;
+	p->lcol = lcol + lo;
+	p->flags = flags;
+	sc->arenalen += n;
+	return (0);
+}
+
+/* Close the boot segment: flush what waited, start a fresh one. */
+static int
+new_segment(struct kl_scan *sc)
+{
+	int rc = 0;
+
+	if (!sc->decided)
+		rc = decide(sc, 1);
+	sc->boot++;
+	sc->st.boots++;
+	sc->seg_banner = 0;
+	sc->seg_lines = 0;
+	sc->seg_flags = 0;
+	sc->have_ts = 0;
+	memset(&sc->anchors, 0, sizeof(sc->anchors));
+	if (sc->opt->arch == KL_ARCH_AUTO) {
+		kl_detect_init(&sc->det);
+		sc->decided = 0;
+		sc->arch = KL_ARCH_AUTO;
+	}
+	return (rc);
+}
+
+/* Frame the line starting at buf[sc->ls]: message, boot and arch evidence. */
+static int
+frame_line(struct kl_scan *sc, size_t avail)
+{
+	struct kl_frame fr;
+	const uint8_t *lp = sc->buf + sc->ls, *mp;
+	size_t fl = avail < FRAME_MAX ? avail : FRAME_MAX, ml;
+	int newseg = 0;
+
+	if (fl > 0 && lp[fl - 1] == '\r' && fl == avail)
+		fl--;
+	kl_frame_line(lp, fl, sc->prev_kind, sc->opt->format, &fr);
+	if (fr.msg > fl)
+		fr.msg = fl;
+	sc->prev_kind = fr.kind;
+	sc->msg_abs = sc->ls_abs + fr.msg;
+	sc->framed = 1;
+
+	/* Boot segments: a second banner, or the kernel clock going back. */
+	if (fr.boot) {
+		if (sc->seg_banner)
+			newseg = 1;
+	} else if (fr.has_ts && sc->have_ts && fr.ts_us + 1000000 < sc->last_ts &&
+	    fr.ts_us < 10000000)
+		newseg = 1;
+	if (newseg && new_segment(sc) != 0)
+		return (1);
+	if (fr.boot)
+		sc->seg_banner = 1;
+	if (fr.has_ts) {
+		sc->have_ts = 1;
+		sc->last_ts = fr.ts_us;
+	}
+	sc->seg_lines++;
+
+	mp = sc->buf + sc->ls + fr.msg;
+	ml = avail - fr.msg;
+	if (ml > 0 && mp[ml - 1] == '\r')
+		ml--;
+	if (ml >= sizeof(unhashed_banner) - 1 && mp[0] == '*' &&
+	    kl_startswith(mp, ml, KL_LIT(unhashed_banner))) {
+		sc->seg_flags |= KL_F_UNHASHED;
+		sc->st.unhashed++;
+	}
+	if (!sc->decided) {
+		kl_detect_line(&sc->det, mp, ml < DETECT_MAX ? ml : DETECT_MAX);
+		if (sc->det.certain && decide(sc, 0) != 0)
+			return (1);
+	}
+	return (0);
+}
+
+/* Count and frame the current line once, with the bytes up to hi. */
+static int
+ensure_framed(struct kl_scan *sc, size_t hi)
+{
+	if (sc->ls == NO_LINE || sc->framed)
+		return (0);
+	sc->lineno++;
+	sc->st.lines++;
+	return (frame_line(sc, hi - sc->ls));
+}
+
+/*
+ * Scan buf[lo, hi) of the current line for tokens.  eol: hi is the end
+ * of the line (buf[hi] is '\n' or the end of input).
+ */
+static int
+scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
+    struct kl_error *err)
+{
+	const uint8_t *lb;
+	size_t from, next, n, i, ll, lstart, msg;
+	uint64_t lcol;
+	unsigned widths, flags = 0;
+	int rc, msg_head;
+
+	if (ensure_framed(sc, hi) != 0)
+		return (1);
+	/* The kept line: from its start, or from the window start. */
+	if (sc->ls != NO_LINE) {
+		lstart = sc->ls;
+	} else {
+		lstart = 0;
+		flags |= KL_F_HEAD_CUT;
+	}
+	if (!eol)
+		flags |= KL_F_TAIL_CUT;
+	lb = sc->buf + lstart;
+	ll = hi - lstart;
+	if (eol && ll > 0 && lb[ll - 1] == '\r')
+		ll--;
+	lcol = sc->base + lstart - sc->ls_abs + 1;
+	if (sc->msg_abs >= sc->base + lstart) {
+		msg = (size_t)(sc->msg_abs - sc->base - lstart);
+		msg_head = 1;
+	} else {
+		msg = 0;
+		msg_head = 0;
+	}
+	from = lo > lstart + msg ? lo : lstart + msg;
+	widths = sc->decided ? arch_widths(sc->arch) : 3;
+
+	while (from < hi) {
+		if (sc->opt->engine == KL_ENGINE_PCRE2)
+			n = kl_cand_pcre2(sc->eng, sc->md, sc->buf, hi, from,
+			    widths, sc->toks, TOKS, &next);
+		else
+			n = kl_cand_fast(sc->buf, hi, from, widths, sc->toks,
+			    TOKS, &next);
+		for (i = 0; i < n; i++) {
+			struct kl_token t = sc->toks[i];
+			uint64_t abs = sc->base + t.start;
+
+			t.start -= lstart;
+			if (!sc->decided) {
+				kl_detect_value(&sc->det, t.value, t.len);
+				rc = pend_token(sc, lb, ll, msg, msg_head, &t,
+				    sc->lineno, abs - sc->ls_abs + 1, abs,
+				    lcol, flags, err);
+			} else
+				rc = emit(sc, lb, ll, msg, msg_head, &t,
+				    sc->lineno, abs - sc->ls_abs + 1, abs,
+				    lcol, flags);
+			if (rc != 0)
+				return (rc);
+		}
+		from = next;
+	}
+	return (0);
+}
+
+/* Start a new line at buf[i] (unit offset base + i). */
+static void
+line_start(struct kl_scan *sc, size_t i)
+{
+	sc->ls = i;
+	sc->ls_abs = sc->base + i;
+	sc->framed = 0;
+	sc->msg_abs = sc->ls_abs;
+}
+
+/* Drop buf[0, keep) and move the rest to the front. */
+static void
+shift(struct kl_scan *sc, size_t keep)
+{
+	memmove(sc->buf, sc->buf + keep, sc->len - keep);
+	sc->len -= keep;
+	sc->done -= keep;
+	sc->base += keep;
+	if (sc->ls != NO_LINE) {
+		if (sc->ls >= keep)
+			sc->ls -= keep;
+		else
+			sc->ls = NO_LINE;
+	}
+}
+
+/*
+ * Scan what the window holds.  final: no more input follows.  Returns 0,
+ * 1 when the sink stopped the scan, -1 on error.
+ */
+static int
+process(struct kl_scan *sc, int final, struct kl_error *err)
+{
+	const uint8_t *nl;
+	size_t c, keep, ctx;
+	int rc;
+
+	for (;;) {
+		if (sc->skip_alnum) {
+			/* The rest of an over-long run: no token can start here. */
+			while (sc->done < sc->len && kl_isalnum(sc->buf[sc->done]))
+				sc->done++;
+			if (sc->done < sc->len)
+				sc->skip_alnum = 0;
+		}
+		nl = NULL;
+		if (sc->done < sc->len)
+			nl = memchr(sc->buf + sc->done, '\n', sc->len - sc->done);
+		if (nl != NULL) {
+			c = (size_t)(nl - sc->buf);
+			if ((rc = scan_segment(sc, sc->done, c, 1, err)) != 0)
+				return (rc);
+			sc->done = c + 1;
+			line_start(sc, c + 1);
+			continue;
+		}
+		if (final) {
+			if (sc->ls != NO_LINE && sc->ls == sc->len)
+				break;	/* nothing after the last newline */
+			rc = scan_segment(sc, sc->done, sc->len, 1, err);
+			sc->done = sc->len;
+			return (rc);
+		}
+		if (sc->len < sc->cap)
+			break;
+		/* The window is full and holds no newline. */
+		if (sc->ls != NO_LINE && sc->ls > 0) {
+			shift(sc, sc->ls);
+			break;
+		}
+		/* A line longer than the window: cut at a boundary byte. */
+		c = sc->len;
+		while (c > sc->done && kl_isalnum(sc->buf[c - 1]))
+			c--;
+		if (c > sc->done) {
+			c--;	/* buf[c] is the boundary byte */
+			if ((rc = scan_segment(sc, sc->done, c, 0, err)) != 0)
+				return (rc);
+		} else {
+			c = sc->done;
+			if (ensure_framed(sc, sc->len) != 0)
+				return (1);
+		}
+		sc->done = c;
+		if (sc->len - c > sc->cap / 2) {
+			/* A run longer than half the window holds no token. */
+			sc->done = sc->len;
+			sc->skip_alnum = 1;
+			c = sc->len;
+		}
+		ctx = sc->cap / 4 < CTX_KEEP ? sc->cap / 4 : CTX_KEEP;
+		keep = c > ctx ? c - ctx : 0;
+		if (keep == 0)
+			keep = 1;	/* always make progress */
+		shift(sc, keep);
+		sc->ls = NO_LINE;
+		break;
+	}
+	return (0);
+}
+
+/* Make a scanner for one unit at a time. */
+struct kl_scan *
+kl_scan_new(const struct kl_engine *eng, const struct kl_sink *sink,
+    struct kl_error *err)
+{
+	struct kl_scan *sc;
+
+	if ((sc = calloc(1, sizeof(*sc))) == NULL)
+		goto nomem;
+	sc->eng = eng;
+	sc->opt = kl_engine_options(eng);
+	if (sink != NULL)
+		sc->sink = *sink;
+	sc->cap = sc->opt->window;
+	if ((sc->buf = malloc(sc->cap)) == NULL)
+		goto nomem;
+	if (sc->opt->engine == KL_ENGINE_PCRE2 &&
+	    (sc->md = kl_engine_mdata(eng)) == NULL)
+		goto nomem;
+	kl_scan_reset(sc);
+	return (sc);
+nomem:
+	kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
+	kl_scan_free(sc);
+	return (NULL);
+}
+
+/* Forget the last unit; keep the buffers. */
+void
+kl_scan_reset(struct kl_scan *sc)
+{
+	sc->stopped = 0;
+	sc->len = sc->done = 0;
+	sc->base = 0;
+	sc->skip_alnum = 0;
+	sc->lineno = 0;
+	sc->prev_kind = KL_LINE_PLAIN;
+	line_start(sc, 0);
+	sc->boot = 0;
+	sc->seg_banner = sc->seg_lines = 0;
+	sc->have_ts = 0;
+	sc->last_ts = 0;
+	sc->seg_flags = 0;
+	sc->npend = 0;
+	sc->arenalen = 0;
+	memset(&sc->anchors, 0, sizeof(sc->anchors));
+	memset(&sc->st, 0, sizeof(sc->st));
+	sc->st.boots = 1;
+	sc->prior = KL_ARCH_AUTO;
+	kl_detect_init(&sc->det);
+	if (sc->opt->arch != KL_ARCH_AUTO)
+		set_arch(sc, sc->opt->arch);
+	else {
+		sc->decided = 0;
+		sc->arch = KL_ARCH_AUTO;
+		sc->st.arch = KL_ARCH_AUTO;
+	}
+}
+
+/*
+ * Feed the next bytes of the unit.  Returns 0, 1 when the sink asked to
+ * stop (further calls do nothing), -1 on error.
+ */
+int
+kl_scan_feed(struct kl_scan *sc, const void *data, size_t n,
+    struct kl_error *err)
+{
+	const uint8_t *p = data;
+	size_t k;
+	int rc;
+
+	if (sc->stopped)
+		return (1);
+	sc->st.bytes += n;
+	while (n > 0) {
+		k = sc->cap - sc->len;
+		if (k > n)
+			k = n;
+		memcpy(sc->buf + sc->len, p, k);
+		sc->len += k;
+		p += k;
+		n -= k;
+		if (sc->len == sc->cap && (rc = process(sc, 0, err)) != 0)
+			return (rc);
+	}
+	return (0);
+}
+
+/* The unit is complete: scan the rest and flush.  Returns as feed. */
+int
+kl_scan_end(struct kl_scan *sc, struct kl_error *err)
+{
+	int rc;
+
+	if (sc->stopped)
+		return (1);
+	if ((rc = process(sc, 1, err)) != 0)
+		return (rc);
+	if (!sc->decided && (rc = decide(sc, 1)) != 0)
+		return (rc);
+	return (0);
+}
+
+/* Counters of the unit scanned so far. */
+const struct kl_stats *
+kl_scan_stats(const struct kl_scan *sc)
+{
+	return (&sc->st);
+}
+
+/* Free a scanner. */
+void
+kl_scan_free(struct kl_scan *sc)
+{
+	if (sc == NULL)
+		return;
+	if (sc->md != NULL)
+		kl_engine_mdata_free(sc->md);
+	free(sc->buf);
+	free(sc->pend);
+	free(sc->arena);
+	free(sc);
+}

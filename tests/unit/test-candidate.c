@@ -1,10 +1,183 @@
-/* test-candidate.c - placeholder */
+/*
+ * test-candidate.c - boundary rules of the fast candidate finder.
+ */
 #include "config.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <string.h>
 #include <cmocka.h>
+
 #include "kleak.h"
-static void t_none(void **s) { (void)s; }
-int main(void) { const struct CMUnitTest t[] = { cmocka_unit_test(t_none) }; return cmocka_run_group_tests(t, NULL, NULL); }
+
+#define W8	1
+#define W16	2
+
+/* Run the finder over a literal; return the token count. */
+static size_t
+find(const char *s, size_t len, unsigned widths, struct kl_token *t,
+    size_t max)
+{
+	size_t next;
+
+	return (kl_cand_fast((const uint8_t *)s, len, 0, widths, t, max,
+	    &next));
+}
+#define FIND(s, w, t) find((s), sizeof(s) - 1, (w), (t), 16)
+
+/* A bare 16-digit run is one token at its first digit. */
+static void
+t_bare(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("ffffffff81000000", W16, t), 1);
+	assert_int_equal(t[0].start, 0);
+	assert_int_equal(t[0].len, 16);
+	assert_int_equal(t[0].prefix, 0);
+	assert_true(t[0].value == 0xffffffff81000000ULL);
+}
+
+/* 0x and 0X prefixes are recognised and not part of the digits. */
+static void
+t_prefix(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("at 0xffffffff81000000.", W16, t), 1);
+	assert_int_equal(t[0].start, 5);
+	assert_int_equal(t[0].prefix, 1);
+	assert_int_equal(FIND("SSDT 0XFFFF8881010B6000 0005DC", W16, t), 1);
+	assert_int_equal(t[0].prefix, 1);
+	assert_true(t[0].value == 0xffff8881010b6000ULL);
+	/* The 0 of 0x must itself be bounded. */
+	assert_int_equal(FIND("a0xffffffff81000000", W16, t), 0);
+	assert_int_equal(FIND("10xffffffff81000000", W16, t), 0);
+	assert_int_equal(FIND("0x0xffffffff81000000", W16, t), 0);
+}
+
+/* Runs longer or shorter than the width, or glued to letters, are not. */
+static void
+t_bounds(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("ffffffff810000001", W16, t), 0);
+	assert_int_equal(FIND("fffffff81000000", W16, t), 0);
+	assert_int_equal(FIND("gffffffff81000000", W16, t), 0);
+	assert_int_equal(FIND("ffffffff81000000g", W16, t), 0);
+	assert_int_equal(FIND("ffffffff81000000z ffffffff81000000", W16, t), 1);
+	assert_int_equal(t[0].start, 18);
+	/* Punctuation, '_' and non-ASCII bytes are boundaries. */
+	assert_int_equal(FIND("[<ffffffff81234567>]", W16, t), 1);
+	assert_int_equal(t[0].start, 2);
+	assert_int_equal(FIND("nf_conntrack_ffff88003d5e8000", W16, t), 1);
+	assert_int_equal(t[0].start, 13);
+	assert_int_equal(FIND("\xc3\xa9" "ffffffff81000000" "\xc3\xa9", W16, t), 1);
+	assert_int_equal(t[0].start, 2);
+}
+
+/* NUL bytes are data and boundaries. */
+static void
+t_nul(void **state)
+{
+	struct kl_token t[16];
+	const char s[] = "\0ffffffff81000000\0ffff888000000000";
+
+	(void)state;
+	assert_int_equal(find(s, sizeof(s) - 1, W16, t, 16), 2);
+	assert_int_equal(t[0].start, 1);
+	assert_int_equal(t[1].start, 18);
+}
+
+/* Width selection: 8, 16 or both. */
+static void
+t_widths(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("pc : [<c0123456>] ffffffff81000000", W8, t), 1);
+	assert_true(t[0].value == 0xc0123456ULL);
+	assert_int_equal(FIND("pc : [<c0123456>] ffffffff81000000", W16, t), 1);
+	assert_true(t[0].value == 0xffffffff81000000ULL);
+	assert_int_equal(FIND("pc : [<c0123456>] ffffffff81000000",
+	    W8 | W16, t), 2);
+	/* A 16-digit run is not two 8-digit ones. */
+	assert_int_equal(FIND("ffffffff81000000", W8, t), 0);
+}
+
+/* Tokens at the very end, and runs cut short by the buffer end. */
+static void
+t_edges(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("x ffffffff81000000", W16, t), 1);
+	assert_int_equal(FIND("ffffffff8100000", W16, t), 0);
+	assert_int_equal(FIND("", W16, t), 0);
+	assert_int_equal(FIND("1234567", W8, t), 0);
+	assert_int_equal(FIND("12345678", W8, t), 1);
+}
+
+/* A full output array resumes where it stopped; from skips a started run. */
+static void
+t_resume(void **state)
+{
+	const char s[] = "ffffffff81000000 ffffffff81000010 ffffffff81000020";
+	struct kl_token t[4];
+	size_t next, n;
+
+	(void)state;
+	n = kl_cand_fast((const uint8_t *)s, sizeof(s) - 1, 0, W16, t, 1,
+	    &next);
+	assert_int_equal(n, 1);
+	assert_int_equal(next, 17);
+	n = kl_cand_fast((const uint8_t *)s, sizeof(s) - 1, next, W16, t, 4,
+	    &next);
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].start, 17);
+	assert_int_equal(next, sizeof(s) - 1);
+	/* Starting inside the first run: it belongs to an earlier call. */
+	n = kl_cand_fast((const uint8_t *)s, sizeof(s) - 1, 3, W16, t, 4,
+	    &next);
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].start, 17);
+}
+
+/* kl_hexval parses both cases and rejects non-hex and long input. */
+static void
+t_hexval(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(kl_hexval((const uint8_t *)"FfFf0000", 8, &v), 0);
+	assert_true(v == 0xffff0000ULL);
+	assert_int_equal(kl_hexval((const uint8_t *)"12g4", 4, &v), -1);
+	assert_int_equal(kl_hexval((const uint8_t *)"00000000000000000", 17,
+	    &v), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_bare),
+		cmocka_unit_test(t_prefix),
+		cmocka_unit_test(t_bounds),
+		cmocka_unit_test(t_nul),
+		cmocka_unit_test(t_widths),
+		cmocka_unit_test(t_edges),
+		cmocka_unit_test(t_resume),
+		cmocka_unit_test(t_hexval),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
