@@ -119,7 +119,7 @@ kl_cand_fast(const uint8_t *buf, size_t len, size_t from, unsigned widths,
 		    (e == len || !kl_isalnum(buf[e])) &&
 		    left_bounded(buf, s, from, &prefix)) {
 			if (n == max) {
-				*next = s;
+				*next = prefix ? s - 2 : s;
 				return (n);
 			}
 			out[n].start = s;

@@ -144,6 +144,14 @@ t_resume(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].start, 17);
 	assert_int_equal(next, sizeof(s) - 1);
+	/* Resuming before a 0x token keeps its prefix. */
+	n = kl_cand_fast((const uint8_t *)"0x12345678 0x12345679", 21, 0, W8,
+	    t, 1, &next);
+	assert_int_equal(next, 11);
+	n = kl_cand_fast((const uint8_t *)"0x12345678 0x12345679", 21, next,
+	    W8, t, 4, &next);
+	assert_int_equal(n, 1);
+	assert_int_equal(t[0].prefix, 1);
 	/* Starting inside the first run: it belongs to an earlier call. */
 	n = kl_cand_fast((const uint8_t *)s, sizeof(s) - 1, 3, W16, t, 4,
 	    &next);

@@ -1,10 +1,298 @@
-/* test-scan.c - placeholder */
+/*
+ * test-scan.c - the scanning pipeline: any feed size and any window size
+ * give the same findings, long lines are scanned in windows with every
+ * token found exactly once, line/column/offset bookkeeping is exact.
+ */
 #include "config.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
+
 #include "kleak.h"
-static void t_none(void **s) { (void)s; }
-int main(void) { const struct CMUnitTest t[] = { cmocka_unit_test(t_none) }; return cmocka_run_group_tests(t, NULL, NULL); }
+
+struct rec {
+	uint64_t	 line, column, offset, value, lcol;
+	int		 prefix;
+	unsigned	 flags;
+	int		 suppressed;
+	int		 region;
+	char		 ltext[80];
+	size_t		 llen;
+};
+
+struct recs {
+	struct rec	*r;
+	size_t		 n, cap;
+	size_t		 stop_after;
+};
+
+/* Sink: record a finding. */
+static int
+collect(void *arg, const struct kl_finding *f)
+{
+	struct recs *rs = arg;
+	struct rec *r;
+	size_t n;
+
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+		rs->r = realloc(rs->r, rs->cap * sizeof(*rs->r));
+		assert_non_null(rs->r);
+	}
+	r = &rs->r[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->line = f->line;
+	r->column = f->column;
+	r->offset = f->offset;
+	r->value = f->value;
+	r->prefix = f->prefix;
+	r->flags = f->flags;
+	r->lcol = f->lcol;
+	r->suppressed = f->suppressed;
+	r->region = f->region;
+	r->llen = f->llen;
+	n = f->llen < sizeof(r->ltext) - 1 ? f->llen : sizeof(r->ltext) - 1;
+	memcpy(r->ltext, f->ltext, n);
+	/* The digits reported are the digits in the line at the column. */
+	assert_true(f->column >= f->lcol);
+	if (f->column - f->lcol + f->textlen <= f->llen)
+		assert_memory_equal(f->ltext + (f->column - f->lcol), f->text,
+		    f->textlen);
+	return (rs->stop_after != 0 && rs->n >= rs->stop_after);
+}
+
+/* Scan buf fed in chunks of step bytes with the given window. */
+static void
+scan(const char *buf, size_t len, size_t step, size_t window,
+    enum kl_arch_id arch, struct recs *out, struct kl_stats *st)
+{
+	struct kl_options o;
+	struct kl_error err;
+	struct kl_engine *e;
+	struct kl_scan *sc;
+	struct kl_sink sink;
+	size_t i, k;
+
+	memset(&o, 0, sizeof(o));
+	o.arch = arch;
+	o.window = window;
+	o.suppressed = 1;
+	e = kl_engine_new(&o, &err);
+	assert_non_null(e);
+	sink.arg = out;
+	sink.finding = collect;
+	sc = kl_scan_new(e, &sink, &err);
+	assert_non_null(sc);
+	for (i = 0; i < len; i += k) {
+		k = len - i < step ? len - i : step;
+		if (kl_scan_feed(sc, buf + i, k, &err) != 0)
+			break;
+	}
+	if (i >= len)
+		(void)kl_scan_end(sc, &err);
+	if (st != NULL)
+		*st = *kl_scan_stats(sc);
+	kl_scan_free(sc);
+	kl_engine_free(e);
+}
+
+/* Two record lists are equal in every coordinate. */
+static void
+same(const struct recs *a, const struct recs *b, int text)
+{
+	size_t i;
+
+	for (i = 0; i < a->n && i < b->n; i++)
+		if (a->r[i].offset != b->r[i].offset) {
+			fprintf(stderr, "# first difference at %zu: offset %llu vs %llu\n",
+			    i, (unsigned long long)a->r[i].offset,
+			    (unsigned long long)b->r[i].offset);
+			break;
+		}
+	assert_int_equal(a->n, b->n);
+	for (i = 0; i < a->n; i++) {
+		assert_true(a->r[i].line == b->r[i].line);
+		assert_true(a->r[i].column == b->r[i].column);
+		assert_true(a->r[i].offset == b->r[i].offset);
+		assert_true(a->r[i].value == b->r[i].value);
+		assert_int_equal(a->r[i].prefix, b->r[i].prefix);
+		if (text) {
+			assert_string_equal(a->r[i].ltext, b->r[i].ltext);
+			assert_true(a->r[i].flags == b->r[i].flags);
+		}
+	}
+}
+
+static const char sample[] =
+    "[    0.000000] Linux version 6.1.0-57-amd64 (debian-kernel@lists.debian.org)\n"
+    "[   12.345678] RSP: 0018:ffffa667c016fe48 EFLAGS: 00010246\r\n"
+    "\n"
+    "[   12.345679] RAX: 0000000000000000 RBX: ffff993fa4e00000 RCX: 0xffffffff81000000\n"
+    "no newline at the end ffffffffc0a1b2c3";
+
+/* Feeding 1, 7 or all bytes at a time gives identical findings. */
+static void
+t_feed_sizes(void **state)
+{
+	struct recs a = {0}, b = {0}, c = {0};
+	struct kl_stats st;
+
+	(void)state;
+	scan(sample, sizeof(sample) - 1, sizeof(sample), 0, KL_ARCH_X86_64,
+	    &a, &st);
+	scan(sample, sizeof(sample) - 1, 1, 0, KL_ARCH_X86_64, &b, NULL);
+	scan(sample, sizeof(sample) - 1, 7, 0, KL_ARCH_X86_64, &c, NULL);
+	same(&a, &b, 1);
+	same(&a, &c, 1);
+	/* Every 16-digit token, suppressed or not, is delivered. */
+	assert_int_equal(a.n, 5);
+	assert_true(a.r[0].line == 2);
+	assert_true(a.r[0].column == 26);
+	assert_true(a.r[0].value == 0xffffa667c016fe48ULL);
+	/* CRLF: the line text stops before the CR. */
+	assert_int_equal(a.r[0].llen, 58);
+	assert_true(a.r[1].line == 4);
+	assert_true(a.r[1].column == 21);
+	assert_true(a.r[3].prefix == 1);
+	assert_true(a.r[3].column == 67);
+	assert_true(a.r[4].line == 5);
+	assert_true(a.r[4].column == 23);
+	assert_true(a.r[4].offset == sizeof(sample) - 1 - 16);
+	assert_true(st.lines == 5);
+	assert_true(st.bytes == sizeof(sample) - 1);
+	free(a.r);
+	free(b.r);
+	free(c.r);
+}
+
+/*
+ * A line far longer than the window: every planted token is found once,
+ * at the same column as with a large window.
+ */
+static void
+t_long_line(void **state)
+{
+	static const char *seps[] = { " ", ":", "[<", "_", " 0x", "\t" };
+	char *buf;
+	size_t len = 0, cap = 200000, i, planted = 0;
+	struct recs big = {0}, small = {0}, tiny = {0};
+	size_t windows[] = { 64, 100, 4096 };
+	size_t w;
+
+	(void)state;
+	buf = malloc(cap);
+	assert_non_null(buf);
+	memcpy(buf, "first line\n", 11);
+	len = 11;
+	for (i = 0; len < cap - 64; i++) {
+		const char *sep = seps[i % 6];
+		size_t pad = (i * 7) % 23, j;
+
+		for (j = 0; j < pad; j++)
+			buf[len++] = (char)('g' + (j % 5));	/* alnum, no hex */
+		memcpy(buf + len, sep, strlen(sep));
+		len += strlen(sep);
+		len += (size_t)snprintf(buf + len, cap - len,
+		    "ffff8880%08zx", i);
+		buf[len++] = i % 3 == 0 ? ']' : ' ';
+		planted++;
+	}
+	buf[len++] = '\n';
+	/* Planted after a letter run are not bounded: count the bounded. */
+	scan(buf, len, len, 1 << 20, KL_ARCH_X86_64, &big, NULL);
+	assert_true(big.n > planted / 2);
+	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		memset(&small, 0, sizeof(small));
+		fprintf(stderr, "# window %zu\n", windows[w]);
+		scan(buf, len, 4093, windows[w], KL_ARCH_X86_64, &small, NULL);
+		same(&big, &small, 0);
+		for (i = 0; i < small.n; i++)
+			assert_true(small.r[i].line == 2);
+		free(small.r);
+	}
+	scan(buf, len, 1, 64, KL_ARCH_X86_64, &tiny, NULL);
+	same(&big, &tiny, 0);
+	free(tiny.r);
+	free(big.r);
+	free(buf);
+}
+
+/* Over-long alphanumeric and hex runs hold no token, and cost no memory. */
+static void
+t_long_runs(void **state)
+{
+	size_t n = 100000, len;
+	char *buf = malloc(n + 64);
+	struct recs r = {0};
+	struct kl_stats st;
+
+	(void)state;
+	assert_non_null(buf);
+	memset(buf, 'a', n / 2);
+	memset(buf + n / 2, 'f', n / 2);
+	len = n;
+	len += (size_t)snprintf(buf + len, 64, " ffffffff81000000\nx\n");
+	scan(buf, len, 999, 64, KL_ARCH_X86_64, &r, &st);
+	assert_int_equal(r.n, 1);
+	assert_true(r.r[0].line == 1);
+	assert_true(r.r[0].column == n + 2);
+	assert_true(r.r[0].offset == n + 1);
+	assert_true(r.r[0].flags & KL_F_HEAD_CUT);
+	assert_true(st.lines == 2);
+	free(r.r);
+	free(buf);
+}
+
+/* Empty input, lone newlines and NUL bytes. */
+static void
+t_odd_input(void **state)
+{
+	static const char nul[] = "\0\0ffffffff81000000\0\n\n\n";
+	struct recs r = {0};
+	struct kl_stats st;
+
+	(void)state;
+	scan("", 0, 1, 0, KL_ARCH_X86_64, &r, &st);
+	assert_int_equal(r.n, 0);
+	assert_true(st.lines == 0);
+	scan("\n", 1, 1, 0, KL_ARCH_X86_64, &r, &st);
+	assert_true(st.lines == 1);
+	scan(nul, sizeof(nul) - 1, 3, 0, KL_ARCH_X86_64, &r, &st);
+	assert_int_equal(r.n, 1);
+	assert_true(r.r[0].column == 3);
+	assert_true(st.lines == 3);
+	free(r.r);
+}
+
+/* A sink that returns non-zero stops the scan. */
+static void
+t_stop(void **state)
+{
+	struct recs r = {0};
+
+	(void)state;
+	r.stop_after = 2;
+	scan(sample, sizeof(sample) - 1, 5, 0, KL_ARCH_X86_64, &r, NULL);
+	assert_int_equal(r.n, 2);
+	free(r.r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_feed_sizes),
+		cmocka_unit_test(t_long_line),
+		cmocka_unit_test(t_long_runs),
+		cmocka_unit_test(t_odd_input),
+		cmocka_unit_test(t_stop),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
