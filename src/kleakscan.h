@@ -1,1 +1,146 @@
-/* kleakscan.h - placeholder */
+/*
+ * kleakscan.h - prototypes of the kleakscan program (src/), grouped by
+ * file.  The scanning itself is in lib/ (kleak.h); this is options, inputs,
+ * printers, diagnostics and the exit status.
+ */
+#ifndef KLEAKSCAN_H
+#define KLEAKSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kleak.h"
+
+#define PROGNAME	"kleakscan"
+
+#define READ_SIZE_DEFAULT	(256 * 1024)
+#define READ_SIZE_MAX		(64 * 1024 * 1024)
+
+/* What is printed per input (the last of -c, -l, -L wins). */
+enum mode {
+	MODE_LINES = 0,		/* one line per finding */
+	MODE_COUNT,		/* -c */
+	MODE_WITH,		/* -l */
+	MODE_WITHOUT,		/* -L */
+};
+
+/* --color=WHEN */
+enum when {
+	WHEN_AUTO = 0,
+	WHEN_ALWAYS,
+	WHEN_NEVER,
+};
+
+/* The command line, frozen after parsing. */
+struct cli {
+	struct kl_options	 kl;		/* handed to kl_engine_new() */
+	int			 arch_set;	/* --arch given */
+	int			 page_offset_set;
+	enum mode		 mode;
+	int			 json;
+	int			 quiet;		/* -q */
+	int			 no_messages;	/* -s */
+	int			 stats;
+	int			 byte_offset;	/* -b */
+	int			 filename;	/* -H 1, -h 0, -1 auto */
+	enum when		 color;
+	int			 null;		/* -0 */
+	int			 list_arches;
+	int			 version;
+	int			 help;
+	const char		*label;
+	const char		*files_from;
+	size_t			 read_size;
+	char			**operands;
+	int			 noperands;
+
+	/* Resolved after parsing. */
+	int			 show_names;
+	int			 use_color;
+};
+
+/* One input being scanned: a file, a walked file or stdin. */
+struct input {
+	const char	*name;		/* display name, raw bytes */
+	size_t		 namelen;
+	int		 is_stdin;
+	int		 begun;		/* opened, begin event sent */
+	unsigned	 errors;	/* errors on this input */
+	uint64_t	 leaks;		/* findings that are not suppressed */
+	uint64_t	 suppressed;	/* suppressed findings delivered */
+};
+
+/* Totals over every input, for --stats and the JSON summary. */
+struct totals {
+	uint64_t	 inputs;
+	uint64_t	 errors;
+	uint64_t	 bytes;
+	uint64_t	 lines;
+	uint64_t	 findings;
+	uint64_t	 boots;
+	uint64_t	 unhashed;
+	uint64_t	 region[KL_REGION_COUNT];
+	uint64_t	 suppressed[KL_SUP_COUNT];
+};
+
+/* A report printer: text or JSON Lines. */
+struct printer {
+	void	(*begin)(const struct input *);
+	void	(*finding)(const struct input *, const struct kl_finding *);
+	void	(*error)(const struct input *, uint64_t, const char *);
+	void	(*end)(const struct input *, const struct kl_stats *);
+	void	(*summary)(const struct totals *);
+};
+
+/* A growable character buffer for escaped text. */
+struct buf {
+	char	*p;
+	size_t	 size;
+	size_t	 len;
+};
+
+/* Callbacks of the input walk. */
+struct walk_cb {
+	void	*arg;
+	/* An open input: scan it, close fd; non-zero stops the walk. */
+	int	(*input)(void *, const char *, int);
+	/* A path that could not be used (line 0 when not in a list). */
+	void	(*error)(void *, const char *, uint64_t, const char *);
+};
+
+/* kleakscan.c */
+void		 out_check(void);
+
+/* options.c */
+void		 options_parse(int, char **, struct cli *);
+void		 options_help(FILE *);
+void		 options_version(const struct cli *);
+int		 options_list_arches(const struct cli *);
+
+/* walk.c */
+int		 walk_operand(const struct walk_cb *, const char *);
+int		 walk_list(const struct walk_cb *, const char *, int);
+
+/* print-text.c */
+const struct printer *print_text_init(const struct cli *);
+const char	*print_text_esc(struct buf *, const void *, size_t);
+
+/* print-json.c */
+const struct printer *print_json_init(const struct cli *);
+
+/* log.c */
+void		 log_init(int);
+void		 log_error(const char *, size_t, uint64_t, const char *, ...)
+		     KL_PRINTFLIKE(4, 5);
+void		 log_warnx(const char *, ...) KL_PRINTFLIKE(1, 2);
+void		 log_usage(const char *, ...) KL_PRINTFLIKE(1, 2);
+_Noreturn void	 log_fatal(const char *, ...) KL_PRINTFLIKE(1, 2);
+uint64_t	 log_errors(void);
+void		*xmalloc(size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+void		 buf_reserve(struct buf *, size_t);
+void		 buf_free(struct buf *);
+
+#endif /* KLEAKSCAN_H */

@@ -1,2 +1,175 @@
-/* log.c - placeholder */
+/*
+ * log.c - diagnostics on stderr, the error counter, allocation helpers.
+ *
+ * Every message is "kleakscan: NAME:LINE: message" or "kleakscan: message",
+ * with NAME and the message escaped: nothing from outside reaches the
+ * terminal raw.  Errors are counted even when -s hides them; the exit
+ * status is decided from the count at the end.
+ */
 #include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kleakscan.h"
+
+static int		 log_silent;	/* -s */
+static uint64_t		 log_nerrors;
+static struct buf	 log_ebuf;
+
+/* Set up diagnostics: silent hides the per-input error messages. */
+void
+log_init(int silent)
+{
+	log_silent = silent;
+}
+
+static void	log_emit(const char *, size_t, uint64_t, const char *, va_list)
+		    KL_PRINTFLIKE(4, 0);
+
+/* Write "kleakscan: " and the escaped message to stderr. */
+static void
+log_emit(const char *name, size_t namelen, uint64_t line, const char *fmt,
+    va_list ap)
+{
+	char	msg[1024];
+	int	n;
+
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (n < 0)
+		msg[0] = '\0';
+
+	/* Keep stdout and stderr in order when both go to one place. */
+	fflush(stdout);
+	fputs(PROGNAME ": ", stderr);
+	if (name != NULL) {
+		fputs(print_text_esc(&log_ebuf, name, namelen), stderr);
+		if (line != 0)
+			fprintf(stderr, ":%" PRIu64, line);
+		fputs(": ", stderr);
+	}
+	fputs(print_text_esc(&log_ebuf, msg, strlen(msg)), stderr);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Report an error about an input: counted, printed unless -s. */
+void
+log_error(const char *name, size_t namelen, uint64_t line, const char *fmt,
+    ...)
+{
+	va_list	ap;
+
+	log_nerrors++;
+	if (log_silent)
+		return;
+	va_start(ap, fmt);
+	log_emit(name, namelen, line, fmt, ap);
+	va_end(ap);
+}
+
+/* Print a warning that does not change the exit status. */
+void
+log_warnx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(NULL, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* Report a command line error and exit with status 2. */
+void
+log_usage(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	fputs("Try '" PROGNAME " --help' for more information.\n", stderr);
+	exit(2);
+}
+
+/* Report an error nothing can recover from and exit with status 2. */
+void
+log_fatal(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+/* How many errors were reported so far. */
+uint64_t
+log_errors(void)
+{
+	return (log_nerrors);
+}
+
+/* malloc that exits on failure. */
+void *
+xmalloc(size_t size)
+{
+	void	*p;
+
+	if ((p = malloc(size == 0 ? 1 : size)) == NULL)
+		log_fatal("out of memory");
+	return (p);
+}
+
+/* reallocarray that exits on failure or overflow. */
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		log_fatal("out of memory");
+	if ((p = realloc(p, n * size == 0 ? 1 : n * size)) == NULL)
+		log_fatal("out of memory");
+	return (p);
+}
+
+/* strdup that exits on failure. */
+char *
+xstrdup(const char *s)
+{
+	char	*p;
+
+	if ((p = strdup(s)) == NULL)
+		log_fatal("out of memory");
+	return (p);
+}
+
+/* Make sure b can hold n bytes. */
+void
+buf_reserve(struct buf *b, size_t n)
+{
+	size_t	size;
+
+	if (b->p != NULL && b->size >= n)
+		return;
+	size = b->size < 256 ? 256 : b->size;
+	while (size < n) {
+		if (size > SIZE_MAX / 2)
+			log_fatal("out of memory");
+		size *= 2;
+	}
+	b->p = xreallocarray(b->p, size, 1);
+	b->size = size;
+}
+
+/* Release a buffer. */
+void
+buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->size = b->len = 0;
+}

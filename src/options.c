@@ -1,2 +1,504 @@
-/* options.c - placeholder */
+/*
+ * options.c - the command line: one table feeds getopt_long() and --help;
+ * --version and --list-arches.
+ */
 #include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kleakscan.h"
+
+/* Long-only options. */
+enum {
+	OPT_LIST_ARCHES = 256,
+	OPT_PAGE_OFFSET,
+	OPT_FORMAT,
+	OPT_ENGINE,
+	OPT_SHOW_SUPPRESSED,
+	OPT_FILES_FROM,
+	OPT_LABEL,
+	OPT_READ_SIZE,
+	OPT_JSON,
+	OPT_STATS,
+	OPT_COLOR,
+	OPT_HELP,
+};
+
+/* One option: parsing and --help in one place; name NULL is a heading. */
+struct optdef {
+	const char	*name;
+	int		 has_arg;
+	int		 val;		/* short option letter or OPT_* */
+	const char	*arg;		/* argument name for --help */
+	const char	*help;
+};
+
+static const struct optdef optdefs[] = {
+	{ NULL, 0, 0, NULL, "Scanning:" },
+	{ "arch", required_argument, 'a', "NAME",
+	    "architecture profile, or auto (the default)" },
+	{ "list-arches", no_argument, OPT_LIST_ARCHES, NULL,
+	    "list the profiles and their regions, then exit" },
+	{ "page-offset", required_argument, OPT_PAGE_OFFSET, "ADDR",
+	    "PAGE_OFFSET (hex) for i386, arm and ppc32" },
+	{ "format", required_argument, OPT_FORMAT, "FORMAT",
+	    "input format: auto (the default), text, kmsg" },
+	{ "engine", required_argument, OPT_ENGINE, "ENGINE",
+	    "matching engine: fast (the default), pcre2" },
+	{ "show-suppressed", no_argument, OPT_SHOW_SUPPRESSED, NULL,
+	    "also report look-alikes, with the reason" },
+	{ NULL, 0, 0, NULL, "Inputs:" },
+	{ "files-from", required_argument, OPT_FILES_FROM, "FILE",
+	    "read input names from FILE (- for stdin)" },
+	{ "null", no_argument, '0', NULL,
+	    "NUL ends names in --files-from and -l, -L output" },
+	{ "label", required_argument, OPT_LABEL, "NAME",
+	    "show standard input as NAME" },
+	{ "read-size", required_argument, OPT_READ_SIZE, "N",
+	    "read and scan N bytes at a time (for testing)" },
+	{ NULL, 0, 0, NULL, "Output:" },
+	{ "json", no_argument, OPT_JSON, NULL,
+	    "print JSON Lines events instead of text" },
+	{ "count", no_argument, 'c', NULL,
+	    "print only the number of leaks per input" },
+	{ "files-with-leaks", no_argument, 'l', NULL,
+	    "print only the names of inputs with leaks" },
+	{ "files-without-leaks", no_argument, 'L', NULL,
+	    "print only the names of inputs without leaks" },
+	{ "quiet", no_argument, 'q', NULL,
+	    "print nothing, exit 1 at the first leak" },
+	{ "no-messages", no_argument, 's', NULL,
+	    "do not print errors about inputs" },
+	{ "stats", no_argument, OPT_STATS, NULL,
+	    "print totals after the results" },
+	{ "byte-offset", no_argument, 'b', NULL,
+	    "print the byte offset of each finding" },
+	{ "with-filename", no_argument, 'H', NULL,
+	    "print the input name with each finding" },
+	{ "no-filename", no_argument, 'h', NULL,
+	    "never print input names with findings" },
+	{ "color", optional_argument, OPT_COLOR, "WHEN",
+	    "color: auto (the default), always, never" },
+	{ NULL, 0, 0, NULL, "Other:" },
+	{ "version", no_argument, 'V', NULL,
+	    "print the version, PCRE2 version and JIT state" },
+	{ "help", no_argument, OPT_HELP, NULL,
+	    "print this help and exit" },
+};
+#define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
+
+#define HELP_COLUMN 30
+
+/* Print the --help text to f. */
+void
+options_help(FILE *f)
+{
+	const struct optdef	*o;
+	char			 left[64];
+	size_t			 i;
+	int			 n;
+
+	fputs("Usage: " PROGNAME " [OPTION]... [FILE|DIR|-]...\n"
+	    "Scan Linux kernel logs for leaked kernel virtual addresses.\n"
+	    "With no FILE and a standard input that is not a terminal, or"
+	    " when FILE is -,\n"
+	    "read standard input.  Directories are walked recursively.\n",
+	    f);
+	for (i = 0; i < NOPTDEFS; i++) {
+		o = &optdefs[i];
+		if (o->name == NULL) {
+			fprintf(f, "\n%s\n", o->help);
+			continue;
+		}
+		if (o->val < 256)
+			n = snprintf(left, sizeof(left), "  -%c, --%s",
+			    o->val, o->name);
+		else
+			n = snprintf(left, sizeof(left), "      --%s",
+			    o->name);
+		if (o->has_arg == required_argument)
+			n += snprintf(left + n, sizeof(left) - n, "=%s",
+			    o->arg);
+		else if (o->has_arg == optional_argument)
+			n += snprintf(left + n, sizeof(left) - n, "[=%s]",
+			    o->arg);
+		if (n + 1 >= HELP_COLUMN)
+			fprintf(f, "%s\n%*s%s\n", left, HELP_COLUMN, "",
+			    o->help);
+		else
+			fprintf(f, "%-*s%s\n", HELP_COLUMN, left, o->help);
+	}
+	fputs("\nExit status: 0 no leak found, 1 leaks found, 2 an error"
+	    " (errors win,\n"
+	    "except -q with a leak found, which gives 1).  NO_COLOR set"
+	    " and not empty\n"
+	    "turns --color=auto off.  See kleakscan(1).\n", f);
+}
+
+/* Parse an unsigned number in base (10 or 16, 0x allowed in 16). */
+static int
+parse_u64(const char *s, int base, uint64_t *v)
+{
+	unsigned long long	 n;
+	char			*end;
+
+	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+		return (-1);
+	errno = 0;
+	n = strtoull(s, &end, base);
+	if (errno != 0 || *end != '\0')
+		return (-1);
+	*v = n;
+	return (0);
+}
+
+/* Resolve --arch NAME (a profile name or auto). */
+static void
+parse_arch(struct cli *cli, const char *s)
+{
+	cli->arch_set = 1;
+	if (kl_arch_parse(s, &cli->kl.arch) == -1)
+		log_usage("unknown architecture '%s' (see --list-arches)", s);
+}
+
+/* Pick one of a list of words; returns its index or exits. */
+static int
+parse_word(const char *opt, const char *s, const char *const *words)
+{
+	int	i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return (i);
+	log_usage("invalid argument '%s' for --%s", s, opt);
+	/* NOTREACHED */
+	return (-1);
+}
+
+/* Does the environment ask for no color (no-color.org rule)? */
+static int
+no_color_env(void)
+{
+	const char	*s;
+
+	if ((s = getenv("NO_COLOR")) != NULL && *s != '\0')
+		return (1);
+	if ((s = getenv("TERM")) == NULL || strcmp(s, "dumb") == 0)
+		return (1);
+	return (0);
+}
+
+/* Check combinations and resolve what depends on the whole line. */
+static void
+options_finish(struct cli *cli)
+{
+	const struct kl_arch	*a;
+
+	if (cli->json && cli->mode != MODE_LINES && !cli->quiet)
+		log_usage("--json cannot be used with -c, -l or -L");
+	if (cli->page_offset_set && cli->arch_set &&
+	    cli->kl.arch != KL_ARCH_AUTO &&
+	    (a = kl_arch_get(cli->kl.arch)) != NULL &&
+	    (a->flags & KL_ARCH_PAGE_OFFSET) == 0)
+		log_usage("--page-offset does not apply to %s", a->name);
+
+	switch (cli->color) {
+	case WHEN_ALWAYS:
+		cli->use_color = 1;
+		break;
+	case WHEN_NEVER:
+		cli->use_color = 0;
+		break;
+	default:
+		cli->use_color = isatty(STDOUT_FILENO) && !no_color_env();
+		break;
+	}
+	if (cli->json || cli->quiet)
+		cli->use_color = 0;
+}
+
+/* Is an argv word a long option? */
+static int
+is_long(const char *s)
+{
+	return (s[0] == '-' && s[1] == '-' && s[2] != '\0');
+}
+
+/* Build the getopt_long tables from optdefs. */
+static void
+options_tables(struct option *lo, char *so)
+{
+	size_t	i, n;
+
+	n = 0;
+	*so++ = ':';
+	for (i = 0; i < NOPTDEFS; i++) {
+		if (optdefs[i].name == NULL)
+			continue;
+		lo[n].name = optdefs[i].name;
+		lo[n].has_arg = optdefs[i].has_arg;
+		lo[n].flag = NULL;
+		lo[n].val = optdefs[i].val;
+		n++;
+		if (optdefs[i].val < 256) {
+			*so++ = (char)optdefs[i].val;
+			if (optdefs[i].has_arg == required_argument)
+				*so++ = ':';
+		}
+	}
+	memset(&lo[n], 0, sizeof(lo[n]));
+	*so = '\0';
+}
+
+/* Parse argv into cli; exits 2 on a usage error and 0 after --help. */
+void
+options_parse(int argc, char **argv, struct cli *cli)
+{
+	static const char *const formats[] = { "auto", "text", "kmsg", NULL };
+	static const char *const engines[] = { "fast", "pcre2", NULL };
+	static const char *const whens[] = {
+		"auto", "always", "never", NULL
+	};
+	struct option	 lo[NOPTDEFS + 1];
+	char		 so[2 * NOPTDEFS + 2];
+	uint64_t	 v;
+	int		 c;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->kl.arch = KL_ARCH_AUTO;
+	cli->kl.format = KL_FORMAT_AUTO;
+	cli->kl.engine = KL_ENGINE_FAST;
+	cli->filename = -1;
+	cli->read_size = READ_SIZE_DEFAULT;
+
+	options_tables(lo, so);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			parse_arch(cli, optarg);
+			break;
+		case OPT_LIST_ARCHES:
+			cli->list_arches = 1;
+			break;
+		case OPT_PAGE_OFFSET:
+			if (parse_u64(optarg, 16, &v) == -1 || v == 0)
+				log_usage("invalid page offset '%s'", optarg);
+			cli->kl.page_offset = v;
+			cli->page_offset_set = 1;
+			break;
+		case OPT_FORMAT:
+			switch (parse_word("format", optarg, formats)) {
+			case 0:
+				cli->kl.format = KL_FORMAT_AUTO;
+				break;
+			case 1:
+				cli->kl.format = KL_FORMAT_TEXT;
+				break;
+			default:
+				cli->kl.format = KL_FORMAT_KMSG;
+				break;
+			}
+			break;
+		case OPT_ENGINE:
+			if (parse_word("engine", optarg, engines) == 0)
+				cli->kl.engine = KL_ENGINE_FAST;
+			else
+				cli->kl.engine = KL_ENGINE_PCRE2;
+			break;
+		case OPT_SHOW_SUPPRESSED:
+			cli->kl.suppressed = 1;
+			break;
+		case OPT_FILES_FROM:
+			cli->files_from = optarg;
+			break;
+		case '0':
+			cli->null = 1;
+			break;
+		case OPT_LABEL:
+			cli->label = optarg;
+			break;
+		case OPT_READ_SIZE:
+			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||
+			    v > READ_SIZE_MAX)
+				log_usage("invalid read size '%s' (1 to %d)",
+				    optarg, READ_SIZE_MAX);
+			cli->read_size = (size_t)v;
+			break;
+		case OPT_JSON:
+			cli->json = 1;
+			break;
+		case 'c':
+			cli->mode = MODE_COUNT;
+			break;
+		case 'l':
+			cli->mode = MODE_WITH;
+			break;
+		case 'L':
+			cli->mode = MODE_WITHOUT;
+			break;
+		case 'q':
+			cli->quiet = 1;
+			break;
+		case 's':
+			cli->no_messages = 1;
+			break;
+		case OPT_STATS:
+			cli->stats = 1;
+			break;
+		case 'b':
+			cli->byte_offset = 1;
+			break;
+		case 'H':
+			cli->filename = 1;
+			break;
+		case 'h':
+			cli->filename = 0;
+			break;
+		case OPT_COLOR:
+			if (optarg == NULL)
+				cli->color = WHEN_AUTO;
+			else
+				cli->color = (enum when)parse_word("color",
+				    optarg, whens);
+			break;
+		case 'V':
+			cli->version = 1;
+			break;
+		case OPT_HELP:
+			cli->help = 1;
+			break;
+		case ':':
+			if (is_long(argv[optind - 1]))
+				log_usage("option '%s' needs an argument",
+				    argv[optind - 1]);
+			log_usage("option '-%c' needs an argument", optopt);
+			break;
+		default:
+			if (is_long(argv[optind - 1]))
+				log_usage("unknown option '%s'",
+				    argv[optind - 1]);
+			log_usage("unknown option '-%c'", optopt);
+			break;
+		}
+	}
+	if (cli->help) {
+		options_help(stdout);
+		if (fflush(stdout) == EOF || ferror(stdout))
+			exit(2);
+		exit(0);
+	}
+	cli->operands = argv + optind;
+	cli->noperands = argc - optind;
+	options_finish(cli);
+}
+
+/* Print --version: program, PCRE2 and JIT state. */
+void
+options_version(const struct cli *cli)
+{
+	struct kl_engine	*e;
+	struct kl_error		 err;
+	char			 v[128];
+
+	memset(v, 0, sizeof(v));
+	memset(&err, 0, sizeof(err));
+	printf("%s %s\n", PROGNAME, PACKAGE_VERSION);
+	if (kl_engine_pcre2_version(v, sizeof(v)) == NULL || v[0] == '\0')
+		snprintf(v, sizeof(v), "unknown");
+	v[sizeof(v) - 1] = '\0';
+	e = kl_engine_new(&cli->kl, &err);
+	if (e == NULL)
+		printf("PCRE2 %s, JIT unknown (%s)\n", v,
+		    err.msg[0] != '\0' ? err.msg : "no engine");
+	else
+		printf("PCRE2 %s, JIT %s\n", v,
+		    kl_engine_jit(e) ? "on" : "off (interpreter)");
+	kl_engine_free(e);
+}
+
+/* Print the flags of a layout row as words. */
+static void
+print_row_flags(unsigned flags)
+{
+	if (flags == 0)
+		return;
+	fputs(" [", stdout);
+	if (flags & KL_AR_RANDOMIZED)
+		fputs((flags & KL_AR_SHARED) ? "randomized, " : "randomized",
+		    stdout);
+	if (flags & KL_AR_SHARED)
+		fputs("shared", stdout);
+	fputs("]", stdout);
+}
+
+/* Print one profile and its layout rows; -1 on a library error. */
+static int
+list_arch(const struct cli *cli, const struct kl_arch *a)
+{
+	struct kl_layout	 lay;
+	struct kl_error		 err;
+	const struct kl_arch_region *r;
+	int			 w;
+	size_t			 i;
+
+	memset(&err, 0, sizeof(err));
+	memset(&lay, 0, sizeof(lay));
+	if (kl_arch_layout(a->id, cli->kl.page_offset, &lay, &err) == -1) {
+		log_error(a->name, strlen(a->name), 0, "%s", err.msg);
+		return (-1);
+	}
+	w = a->bits == 32 ? 8 : 16;
+	printf("%s %u-bit page-offset 0x%0*" PRIx64 " %s\n", a->name, a->bits,
+	    w, lay.page_offset != 0 ? lay.page_offset : a->page_offset,
+	    a->descr != NULL ? a->descr : "");
+	if (a->flags & KL_ARCH_CONTEXT_ONLY)
+		printf("\tcontext only: values cannot be classified\n");
+	for (i = 0; i < lay.n && i < KL_LAYOUT_MAX; i++) {
+		r = &lay.row[i];
+		printf("\t%0*" PRIx64 "-%0*" PRIx64 " %s %s %s", w, r->lo, w,
+		    r->hi, kl_region_name(r->region),
+		    kl_severity_name(r->severity),
+		    r->what != NULL ? r->what : "");
+		print_row_flags(r->flags);
+		if (r->doc != NULL)
+			printf(" (%s)", r->doc);
+		putchar('\n');
+	}
+	return (0);
+}
+
+/* Print --list-arches; returns the exit status. */
+int
+options_list_arches(const struct cli *cli)
+{
+	const struct kl_arch	*a;
+	size_t			 i;
+	int			 n, status;
+
+	n = 0;
+	status = 0;
+	for (i = 0; (a = kl_arch_at(i)) != NULL; i++) {
+		if (cli->arch_set && cli->kl.arch != KL_ARCH_AUTO &&
+		    a->id != cli->kl.arch)
+			continue;
+		if (n++ > 0)
+			putchar('\n');
+		if (list_arch(cli, a) == -1)
+			status = 2;
+	}
+	if (n == 0) {
+		log_error(NULL, 0, 0, "no architecture profiles");
+		status = 2;
+	}
+	out_check();
+	return (status);
+}

@@ -1,2 +1,298 @@
-/* print-json.c - placeholder */
+/*
+ * print-json.c - JSON Lines events: begin, finding, error, end, summary.
+ *
+ * One event a line, always valid JSON: strings that are valid UTF-8 go out
+ * through kl_esc_json(); a path or line that is not goes out as base64 in
+ * path_bytes or line_bytes.  Every event of an input carries "path" and
+ * "members" (empty for plain files), so streams from many runs concatenate.
+ */
 #include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kleakscan.h"
+
+static struct buf	 pj_buf;
+static struct buf	 pj_text;
+
+/* Write len bytes of valid UTF-8 as a quoted JSON string. */
+static void
+json_utf8(const void *s, size_t len)
+{
+	size_t	n;
+
+	if (len == 0) {
+		fputs("\"\"", stdout);
+		return;
+	}
+	buf_reserve(&pj_buf, len + 1);
+	n = kl_esc_json(pj_buf.p, pj_buf.size, s, len);
+	if (n >= pj_buf.size) {
+		buf_reserve(&pj_buf, n + 1);
+		n = kl_esc_json(pj_buf.p, pj_buf.size, s, len);
+		if (n >= pj_buf.size)
+			n = pj_buf.size - 1;
+	}
+	putchar('"');
+	fwrite(pj_buf.p, 1, n, stdout);
+	putchar('"');
+}
+
+/* Write bytes as a JSON string; invalid UTF-8 is text-escaped first. */
+static void
+json_str(const void *s, size_t len)
+{
+	const char	*e;
+
+	if (len == 0 || kl_utf8_valid(s, len)) {
+		json_utf8(s, len);
+		return;
+	}
+	e = print_text_esc(&pj_text, s, len);
+	json_utf8(e, pj_text.len);
+}
+
+/* Write a C string made by the program or the library. */
+static void
+json_cstr(const char *s)
+{
+	if (s == NULL)
+		fputs("null", stdout);
+	else
+		json_str(s, strlen(s));
+}
+
+/* Write bytes as a quoted base64 string. */
+static void
+json_base64(const void *s, size_t len)
+{
+	size_t	n, want;
+
+	want = len / 3 * 4 + 5;
+	buf_reserve(&pj_buf, want);
+	n = kl_base64(pj_buf.p, pj_buf.size, s, len);
+	if (n >= pj_buf.size) {
+		buf_reserve(&pj_buf, n + 1);
+		n = kl_base64(pj_buf.p, pj_buf.size, s, len);
+		if (n >= pj_buf.size)
+			n = pj_buf.size - 1;
+	}
+	putchar('"');
+	fwrite(pj_buf.p, 1, n, stdout);
+	putchar('"');
+}
+
+/* Write "key": */
+static void
+json_key(const char *key)
+{
+	printf(",\"%s\":", key);
+}
+
+/* Start an event of the given type. */
+static void
+json_type(const char *type)
+{
+	printf("{\"type\":\"%s\"", type);
+}
+
+/* Write the "path" (or path_bytes) and "members" of an input. */
+static void
+json_path(const struct input *in)
+{
+	json_key("path");
+	if (kl_utf8_valid((const uint8_t *)in->name, in->namelen))
+		json_utf8(in->name, in->namelen);
+	else {
+		fputs("null", stdout);
+		json_key("path_bytes");
+		json_base64(in->name, in->namelen);
+	}
+	json_key("members");
+	fputs("[]", stdout);
+}
+
+/* Write "key":N */
+static void
+json_u64(const char *key, uint64_t n)
+{
+	printf(",\"%s\":%" PRIu64, key, n);
+}
+
+/* Write "key":true|false */
+static void
+json_bool(const char *key, int b)
+{
+	printf(",\"%s\":%s", key, b ? "true" : "false");
+}
+
+/* The begin event of an input. */
+static void
+json_begin(const struct input *in)
+{
+	json_type("begin");
+	json_path(in);
+	fputs("}\n", stdout);
+}
+
+/* Write the digits lower-cased with 0x as the value. */
+static void
+json_value(const struct kl_finding *f)
+{
+	char	v[24];
+	size_t	i, n;
+
+	if (f->text == NULL || f->textlen == 0 || f->textlen > 16) {
+		snprintf(v, sizeof(v), "0x%" PRIx64, f->value);
+		json_cstr(v);
+		return;
+	}
+	v[0] = '0';
+	v[1] = 'x';
+	n = f->textlen;
+	for (i = 0; i < n; i++) {
+		v[i + 2] = (char)f->text[i];
+		if (v[i + 2] >= 'A' && v[i + 2] <= 'F')
+			v[i + 2] = (char)(v[i + 2] - 'A' + 'a');
+	}
+	json_str(v, n + 2);
+}
+
+/* A finding event. */
+static void
+json_finding(const struct input *in, const struct kl_finding *f)
+{
+	json_type("finding");
+	json_path(in);
+	json_u64("line", f->line);
+	json_u64("column", f->column);
+	json_u64("offset", f->offset);
+	json_key("text");
+	json_str(f->text, f->text != NULL ? f->textlen : 0);
+	json_key("value");
+	json_value(f);
+	json_key("arch");
+	json_cstr(kl_arch_name(f->arch));
+	json_key("region");
+	json_cstr(kl_region_name(f->region));
+	json_key("severity");
+	json_cstr(kl_severity_name(f->severity));
+	json_key("confidence");
+	json_cstr(kl_confidence_name(f->confidence));
+	json_key("rule");
+	json_cstr(f->rule);
+	json_key("suppressed");
+	if (f->suppressed == KL_SUP_NONE)
+		fputs("null", stdout);
+	else
+		json_cstr(kl_suppress_name(f->suppressed));
+	json_u64("boot", f->boot);
+	json_bool("unhashed", (f->flags & KL_F_UNHASHED) != 0);
+	if (f->ltext == NULL || kl_utf8_valid(f->ltext, f->llen)) {
+		json_key("line_text");
+		json_str(f->ltext, f->ltext != NULL ? f->llen : 0);
+	} else {
+		json_key("line_bytes");
+		json_base64(f->ltext, f->llen);
+	}
+	json_u64("line_column", f->lcol);
+	json_bool("line_cut",
+	    (f->flags & (KL_F_HEAD_CUT | KL_F_TAIL_CUT)) != 0);
+	fputs("}\n", stdout);
+}
+
+/* An error event; line 0 is written as null. */
+static void
+json_error(const struct input *in, uint64_t line, const char *msg)
+{
+	json_type("error");
+	json_path(in);
+	if (line != 0)
+		json_u64("line", line);
+	else {
+		json_key("line");
+		fputs("null", stdout);
+	}
+	json_key("message");
+	json_cstr(msg);
+	fputs("}\n", stdout);
+}
+
+/* The end event of an input, with its counters. */
+static void
+json_end(const struct input *in, const struct kl_stats *st)
+{
+	static const struct kl_stats zero;
+	uint64_t	nsup;
+	size_t		i;
+
+	if (st == NULL)
+		st = &zero;
+	nsup = 0;
+	for (i = 1; i < KL_SUP_COUNT; i++)
+		nsup += st->suppressed[i];
+	json_type("end");
+	json_path(in);
+	fputs(",\"stats\":{", stdout);
+	printf("\"bytes\":%" PRIu64, st->bytes);
+	json_u64("lines", st->lines);
+	json_u64("findings", st->findings);
+	json_u64("suppressed", nsup);
+	json_u64("boots", st->boots);
+	json_key("arch");
+	json_cstr(kl_arch_name(st->arch));
+	json_u64("unhashed", st->unhashed);
+	fputs("}}\n", stdout);
+}
+
+/* The summary event, once at the very end. */
+static void
+json_summary(const struct totals *t)
+{
+	const char	*sep;
+	size_t		 i;
+
+	json_type("summary");
+	json_u64("inputs", t->inputs);
+	json_u64("errors", t->errors);
+	json_u64("bytes", t->bytes);
+	json_u64("lines", t->lines);
+	json_u64("findings", t->findings);
+	json_key("regions");
+	sep = "{";
+	for (i = 1; i < KL_REGION_COUNT; i++) {
+		if (t->region[i] == 0)
+			continue;
+		fputs(sep, stdout);
+		json_cstr(kl_region_name((enum kl_region)i));
+		printf(":%" PRIu64, t->region[i]);
+		sep = ",";
+	}
+	fputs(*sep == '{' ? "{}" : "}", stdout);
+	json_key("suppressed");
+	sep = "{";
+	for (i = 1; i < KL_SUP_COUNT; i++) {
+		if (t->suppressed[i] == 0)
+			continue;
+		fputs(sep, stdout);
+		json_cstr(kl_suppress_name((enum kl_suppress)i));
+		printf(":%" PRIu64, t->suppressed[i]);
+		sep = ",";
+	}
+	fputs(*sep == '{' ? "{}" : "}", stdout);
+	fputs("}\n", stdout);
+}
+
+static const struct printer json_printer = {
+	json_begin, json_finding, json_error, json_end, json_summary
+};
+
+/* Set up the JSON Lines printer for cli. */
+const struct printer *
+print_json_init(const struct cli *cli)
+{
+	(void)cli;
+	return (&json_printer);
+}

@@ -1,2 +1,270 @@
-/* print-text.c - placeholder */
+/*
+ * print-text.c - grep-style text reports, -c, -l, -L and --stats.
+ *
+ *	path:line:col[:offset]: region severity 0xvalue[ [unhashed]]  line
+ *	path:line:col[:offset]: suppressed reason 0xvalue  line
+ *
+ * Everything that came from outside (names, digits, line text) goes
+ * through kl_esc_text(), so no control byte or invalid UTF-8 reaches the
+ * terminal raw.
+ */
 #include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kleakscan.h"
+
+#define SGR_PATH	"\033[35m"
+#define SGR_LOC		"\033[32m"
+#define SGR_HIGH	"\033[1;31m"
+#define SGR_MEDIUM	"\033[33m"
+#define SGR_VALUE	"\033[1m"
+#define SGR_OFF		"\033[0m"
+
+#define STATS_WIDTH	18
+
+static const struct cli	*pt_cli;
+static struct buf	 pt_esc;
+static struct buf	 pt_digits;
+
+/* Escape len bytes of s for a terminal into b; returns a C string. */
+const char *
+print_text_esc(struct buf *b, const void *s, size_t len)
+{
+	size_t	n;
+
+	buf_reserve(b, len + 1);
+	n = kl_esc_text(b->p, b->size, s, len);
+	if (n >= b->size) {
+		buf_reserve(b, n + 1);
+		n = kl_esc_text(b->p, b->size, s, len);
+		if (n >= b->size)
+			n = b->size - 1;
+	}
+	b->p[n] = '\0';
+	b->len = n;
+	return (b->p);
+}
+
+/* Write s between an SGR sequence and a reset when color is on. */
+static void
+put_sgr(const char *sgr, const char *s)
+{
+	if (pt_cli->use_color)
+		printf("%s%s%s", sgr, s, SGR_OFF);
+	else
+		fputs(s, stdout);
+}
+
+/* Write a number in the location color. */
+static void
+put_loc(uint64_t n)
+{
+	if (pt_cli->use_color)
+		printf("%s%" PRIu64 "%s", SGR_LOC, n, SGR_OFF);
+	else
+		printf("%" PRIu64, n);
+}
+
+/* Write the escaped name of an input. */
+static void
+put_name(const struct input *in)
+{
+	put_sgr(SGR_PATH, print_text_esc(&pt_esc, in->name, in->namelen));
+}
+
+/* The value as printed: 0x and the digits lower-cased, escaped. */
+static const char *
+value_text(const struct kl_finding *f)
+{
+	char	*p;
+	size_t	 i;
+
+	if (f->text == NULL || f->textlen == 0) {
+		buf_reserve(&pt_digits, 24);
+		snprintf(pt_digits.p, pt_digits.size, "%" PRIx64, f->value);
+		pt_digits.len = strlen(pt_digits.p);
+	} else {
+		buf_reserve(&pt_digits, f->textlen + 1);
+		memcpy(pt_digits.p, f->text, f->textlen);
+		pt_digits.len = f->textlen;
+	}
+	p = pt_digits.p;
+	for (i = 0; i < pt_digits.len; i++)
+		if (p[i] >= 'A' && p[i] <= 'F')
+			p[i] = (char)(p[i] - 'A' + 'a');
+	return (print_text_esc(&pt_esc, p, pt_digits.len));
+}
+
+/* The color of a severity. */
+static const char *
+severity_sgr(enum kl_severity s)
+{
+	switch (s) {
+	case KL_SEV_HIGH:
+		return (SGR_HIGH);
+	case KL_SEV_MEDIUM:
+		return (SGR_MEDIUM);
+	default:
+		return (NULL);
+	}
+}
+
+/* Print one finding on one line. */
+static void
+text_finding(const struct input *in, const struct kl_finding *f)
+{
+	const char	*sgr;
+	char		 what[128];
+
+	if (pt_cli->show_names) {
+		put_name(in);
+		putchar(':');
+	}
+	put_loc(f->line);
+	putchar(':');
+	put_loc(f->column);
+	putchar(':');
+	if (pt_cli->byte_offset) {
+		put_loc(f->offset);
+		putchar(':');
+	}
+	putchar(' ');
+	if (f->suppressed != KL_SUP_NONE) {
+		snprintf(what, sizeof(what), "suppressed %s",
+		    kl_suppress_name(f->suppressed));
+		sgr = NULL;
+	} else {
+		snprintf(what, sizeof(what), "%s %s",
+		    kl_region_name(f->region), kl_severity_name(f->severity));
+		sgr = severity_sgr(f->severity);
+	}
+	if (sgr != NULL)
+		put_sgr(sgr, what);
+	else
+		fputs(what, stdout);
+	fputs(" ", stdout);
+	if (pt_cli->use_color)
+		fputs(SGR_VALUE, stdout);
+	fputs("0x", stdout);
+	fputs(value_text(f), stdout);
+	if (pt_cli->use_color)
+		fputs(SGR_OFF, stdout);
+	if (f->flags & KL_F_UNHASHED)
+		fputs(" [unhashed]", stdout);
+	fputs("  ", stdout);
+	if (f->flags & KL_F_HEAD_CUT)
+		fputs("...", stdout);
+	if (f->ltext != NULL)
+		fputs(print_text_esc(&pt_esc, f->ltext, f->llen), stdout);
+	if (f->flags & KL_F_TAIL_CUT)
+		fputs("...", stdout);
+	putchar('\n');
+}
+
+/* Nothing to print when an input starts. */
+static void
+text_begin(const struct input *in)
+{
+	(void)in;
+}
+
+/* Errors go to stderr only (log.c). */
+static void
+text_error(const struct input *in, uint64_t line, const char *msg)
+{
+	(void)in;
+	(void)line;
+	(void)msg;
+}
+
+/* Print a name for -l or -L: raw and NUL-ended with -0. */
+static void
+put_listed(const struct input *in)
+{
+	if (pt_cli->null) {
+		fwrite(in->name, 1, in->namelen, stdout);
+		putchar('\0');
+		return;
+	}
+	put_name(in);
+	putchar('\n');
+}
+
+/* At the end of an input: the -c, -l or -L line. */
+static void
+text_end(const struct input *in, const struct kl_stats *st)
+{
+	(void)st;
+	switch (pt_cli->mode) {
+	case MODE_COUNT:
+		if (pt_cli->show_names) {
+			put_name(in);
+			putchar(':');
+		}
+		printf("%" PRIu64 "\n", in->leaks);
+		break;
+	case MODE_WITH:
+		if (in->leaks > 0)
+			put_listed(in);
+		break;
+	case MODE_WITHOUT:
+		if (in->leaks == 0 && in->errors == 0)
+			put_listed(in);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Print one --stats row. */
+static void
+stat_row(const char *indent, const char *name, uint64_t n)
+{
+	int	w;
+
+	w = STATS_WIDTH - (int)strlen(indent);
+	printf("%s%-*s %" PRIu64 "\n", indent, w, name, n);
+}
+
+/* Print --stats after the results. */
+static void
+text_summary(const struct totals *t)
+{
+	size_t		i;
+	uint64_t	nsup;
+
+	if (!pt_cli->stats)
+		return;
+	stat_row("", "inputs", t->inputs);
+	stat_row("", "bytes", t->bytes);
+	stat_row("", "lines", t->lines);
+	stat_row("", "findings", t->findings);
+	for (i = 1; i < KL_REGION_COUNT; i++)
+		if (t->region[i] != 0)
+			stat_row("  ", kl_region_name((enum kl_region)i),
+			    t->region[i]);
+	nsup = 0;
+	for (i = 1; i < KL_SUP_COUNT; i++)
+		nsup += t->suppressed[i];
+	stat_row("", "suppressed", nsup);
+	for (i = 1; i < KL_SUP_COUNT; i++)
+		if (t->suppressed[i] != 0)
+			stat_row("  ", kl_suppress_name((enum kl_suppress)i),
+			    t->suppressed[i]);
+	stat_row("", "errors", t->errors);
+}
+
+static const struct printer text_printer = {
+	text_begin, text_finding, text_error, text_end, text_summary
+};
+
+/* Set up the text printer for cli. */
+const struct printer *
+print_text_init(const struct cli *cli)
+{
+	pt_cli = cli;
+	return (&text_printer);
+}
