@@ -1,8 +1,1241 @@
-/* detect.c - placeholder until its owner lands it. */
+/*
+ * detect.c - --arch auto: recognise the architecture from the log itself.
+ *
+ * kl_detect_line() sees the message span of every line until the guess is
+ * certain.  It must cost next to nothing on the lines that say nothing,
+ * which is almost all of them: it skips leftover prefixes (mail quoting,
+ * a timestamp, a caller id), switches on the first byte and compares a few
+ * literals at the message start.  Only lines that already matched a
+ * literal get a mid-line search (banner words, the oops header's kernel
+ * version, "(ARMv", "MMU=", " sp : ").  No allocation, no regex.
+ *
+ * Evidence is strong or weak:
+ * - strong: a register dump line of one architecture (x86 "RIP:", arm64
+ *   "pstate:", ppc "NIP:", s390 "Krnl PSW", ...), the width of its values
+ *   (32- or 64-bit), the arm64 "pgtable: ..., N-bit VAs" line, the stack
+ *   pointer value (VA size), the "Linux version" banner (kernel version and
+ *   an arch word in the compiler triple or release string), systemd's
+ *   "Detected architecture", and a few boot lines unique to one
+ *   architecture ("x86/fpu:", "BIOS-e820:", "CPU features:", "riscv:").
+ *   The first strong family wins; later contradicting lines are ignored.
+ * - weak: "Machine model:", "Hardware name:", "DMI:", "PC is at", short
+ *   "Booting Linux on physical CPU" lines and the like add to score[] and
+ *   only decide when nothing strong is seen.
+ *
+ * The guess is certain once nothing can refine it: family and width known
+ * and, where the profile depends on them, VA size (x86_64, arm64, riscv64)
+ * and kernel version (arm64: before v5.4 means arm64-pre5.4).  Until then
+ * st->arch is the best guess; kl_detect_finish() freezes it.
+ *
+ * Once the family is known, score[] holds votes for its VA sizes from
+ * kl_detect_value() (indexed by the profile of that size); before, it
+ * holds the weak family evidence.
+ *
+ * Limits: no log line names x86 5-level paging, so it is seen only in a
+ * kernel stack pointer or in direct-map/vmalloc values; an arm64 stack
+ * pointer (vmalloc, the same on 48- and 52-bit) settles 48 bits unless the
+ * "pgtable: ... 52-bit VAs" line or linear-map values came first; an
+ * arm64 kernel before v5.4 gets arm64-pre5.4 even with 39-bit VAs (there is
+ * no pre-5.4 39-bit profile); mips32 and riscv32 logs end certain with no
+ * profile (KL_ARCH_AUTO).
+ */
 #include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "kleak.h"
 #include "kleak-int.h"
-void kl_detect_init(struct kl_detect *d) { *d = (struct kl_detect){0}; }
-void kl_detect_line(struct kl_detect *d, const uint8_t *m, size_t l) { (void)m;(void)l; d->lines++; }
-void kl_detect_value(struct kl_detect *d, uint64_t v, size_t w) { (void)d;(void)v;(void)w; }
-void kl_detect_finish(struct kl_detect *d) { d->certain = 1; }
+
+#define U64(x) UINT64_C(x)
+
+/* struct kl_detect.flags: facts that are final, and pending work. */
+#define DF_BITS 0x01 /* bits from a register width or banner */
+#define DF_VA 0x02 /* va_bits decided */
+#define DF_BOOK3E 0x04 /* ppc64 book3e */
+#define DF_PPC_E 0x08 /* book3e hint: die line without MMU=, e5500 */
+#define DF_DIRTY 0x10 /* evidence changed since the last resolve() */
+
+#define SCORE_MAX (1u << 20)
+#define VOTES 2 /* values that decide a VA size */
+#define VOTES_39 4 /* ... a 39-bit one (could be a 48-bit top) */
+#define VOTES_42 8 /* ... a 42-bit one (could be 48-bit vmemmap) */
+
+/* The value of a hex digit, -1 if c is none. */
+static inline int
+hexdig(uint8_t c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	return (-1);
+}
+
+/* Count the hex digits at p (at most 17) and return the first 16's value. */
+static inline size_t
+hexrun(const uint8_t *p, const uint8_t *e, uint64_t *v)
+{
+	uint64_t x;
+	size_t n;
+	int d;
+
+	x = 0;
+	for (n = 0; p + n < e && n < 17 && (d = hexdig(p[n])) >= 0; n++)
+		if (n < 16)
+			x = x << 4 | (uint64_t)d;
+	*v = x;
+	return (n);
+}
+
+/* Skip spaces and tabs. */
+static inline const uint8_t *
+skip_sp(const uint8_t *p, const uint8_t *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return (p);
+}
+
+/* Does [p, e) start with the literal? */
+#define SW(p, e, lit) kl_startswith((p), (size_t)((e) - (p)), KL_LIT(lit))
+
+/* Find the literal n in [h, e); NULL if absent. */
+static const uint8_t *
+find(const uint8_t *h, const uint8_t *e, const char *n, size_t nl)
+{
+	const uint8_t *p, *last;
+
+	if (h >= e || (size_t)(e - h) < nl)
+		return (NULL);
+	last = e - nl + 1; /* one past the last start */
+	while (h < last &&
+	    (p = memchr(h, (unsigned char)n[0], (size_t)(last - h))) != NULL) {
+		if (memcmp(p, n, nl) == 0)
+			return (p);
+		h = p + 1;
+	}
+	return (NULL);
+}
+#define FIND(h, e, lit) find((h), (e), KL_LIT(lit))
+
+/*
+ * Skip what is left of a prefix before the message: mail quoting ("> "),
+ * a raw <N> level, a z/VM console "00: " before a timestamp, a
+ * [ 12.345678] timestamp and a [  T123] caller id.  A bracket holding hex
+ * letters (a ppc stack frame) is message.
+ */
+static const uint8_t *
+skip_prefix(const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *q;
+	int i, mark;
+
+	for (i = 0; i < 4; i++) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '>'))
+			p++;
+		if (p == e)
+			break;
+		q = p + 1;
+		if (*p == '<') {
+			while (q < e && q - p < 5 && *q >= '0' && *q <= '9')
+				q++;
+			if (q == p + 1 || q == e || *q != '>')
+				break;
+		} else if (e - p > 4 && *p >= '0' && *p <= '9' && p[1] >= '0' &&
+		    p[1] <= '9' && p[2] == ':' && p[3] == ' ' && p[4] == '[') {
+			q = p + 3; /* "NN: " of a z/VM console */
+		} else if (*p == '[') {
+			mark = 0;
+			for (; q < e && q - p < 24; q++) {
+				if (*q == '.' || *q == 'T' || *q == 'C')
+					mark = 1;
+				else if (*q != ' ' && (*q < '0' || *q > '9'))
+					break;
+			}
+			if (!mark || q == e || *q != ']')
+				break;
+		} else
+			break;
+		p = q + 1;
+	}
+	return (p);
+}
+
+/* Parse "X.Y[.Z]" into X * 65536 + Y * 256 + Z; 0 if not a version. */
+static int
+parse_version(const uint8_t *p, const uint8_t *e)
+{
+	int part[3], i, n;
+
+	for (i = 0; i < 3; i++) {
+		part[i] = 0;
+		for (n = 0; p < e && *p >= '0' && *p <= '9' && n < 4; n++)
+			part[i] = part[i] * 10 + (*p++ - '0');
+		if (n == 0) {
+			if (i < 2)
+				return (0);
+			break;
+		}
+		if (i == 2 || p == e || *p != '.')
+			break;
+		p++;
+	}
+	if (i < 1 || part[0] < 2 || part[0] > 99 || part[1] > 255)
+		return (0);
+	if (i < 2)
+		part[2] = 0;
+	return (part[0] << 16 | part[1] << 8 | (part[2] > 255 ? 255 : part[2]));
+}
+
+/* Add to a score, saturating. */
+static void
+score_add(struct kl_detect *st, enum kl_arch_id id, unsigned n)
+{
+	st->flags |= DF_DIRTY;
+	st->score[id] =
+	    st->score[id] + n > SCORE_MAX ? SCORE_MAX : st->score[id] + n;
+}
+
+/* Weak family evidence: counts only while no family is known. */
+static void
+weak(struct kl_detect *st, enum kl_arch_id id, unsigned n)
+{
+	if (st->family == KL_FAM_NONE)
+		score_add(st, id, n);
+}
+
+/* Record a strong family; the first one wins. */
+static void
+set_family(struct kl_detect *st, int fam)
+{
+	if (st->family == fam || st->family != KL_FAM_NONE)
+		return;
+	st->family = fam;
+	st->va_bits = 0;
+	st->flags &= ~(unsigned)DF_VA;
+	st->flags |= DF_DIRTY;
+	memset(st->score, 0, sizeof(st->score));
+}
+
+/* Record the word size; strong evidence is final, weak fills a gap. */
+static void
+set_bits(struct kl_detect *st, int bits, int strong)
+{
+	if (st->flags & DF_BITS)
+		return;
+	if (!strong && st->bits != 0)
+		return;
+	st->bits = bits;
+	st->flags |= DF_DIRTY;
+	if (strong)
+		st->flags |= DF_BITS;
+}
+
+/* Record the VA size; force replaces one from a weaker source. */
+static void
+set_va(struct kl_detect *st, int va, int force)
+{
+	if ((st->flags & DF_VA) && !force)
+		return;
+	st->va_bits = va;
+	st->flags |= DF_VA | DF_DIRTY;
+}
+
+/* The VA size of a profile (for the votes in score[]). */
+static int
+va_of(enum kl_arch_id id)
+{
+	switch (id) {
+	case KL_ARCH_ARM64_39:
+	case KL_ARCH_RISCV64:
+		return (39);
+	case KL_ARCH_ARM64_42:
+		return (42);
+	case KL_ARCH_ARM64_47:
+		return (47);
+	case KL_ARCH_ARM64_52:
+		return (52);
+	case KL_ARCH_X86_64_L5:
+	case KL_ARCH_RISCV64_SV57:
+		return (57);
+	default:
+		return (48);
+	}
+}
+
+/* The best-voted of n profiles; ties go to the earlier one. */
+static enum kl_arch_id
+most_votes(const struct kl_detect *st, const enum kl_arch_id *c, size_t n)
+{
+	size_t i, best;
+
+	best = 0;
+	for (i = 1; i < n; i++)
+		if (st->score[c[i]] > st->score[c[best]])
+			best = i;
+	return (c[best]);
+}
+
+/* The arm64 profile for a VA size, in the v5.4+ layout. */
+static enum kl_arch_id
+arm64_of(int va)
+{
+	switch (va) {
+	case 36:
+	case 39:
+		return (KL_ARCH_ARM64_39);
+	case 42:
+		return (KL_ARCH_ARM64_42);
+	case 47:
+		return (KL_ARCH_ARM64_47);
+	case 52:
+		return (KL_ARCH_ARM64_52);
+	default:
+		return (KL_ARCH_ARM64);
+	}
+}
+
+/* The arm64 profile best explaining the values seen; decide if clear. */
+static enum kl_arch_id
+arm64_guess(struct kl_detect *st)
+{
+	static const enum kl_arch_id c[] = {KL_ARCH_ARM64, KL_ARCH_ARM64_52,
+	    KL_ARCH_ARM64_39, KL_ARCH_ARM64_42};
+	const unsigned *s = st->score;
+
+	if (st->flags & DF_VA)
+		return (arm64_of(st->va_bits));
+	if (s[KL_ARCH_ARM64_52] >= VOTES)
+		set_va(st, 52, 0);
+	else if (s[KL_ARCH_ARM64] >= VOTES)
+		set_va(st, 48, 0);
+	else if (s[KL_ARCH_ARM64_42] >= VOTES_42 && s[KL_ARCH_ARM64] == 0 &&
+	    s[KL_ARCH_ARM64_52] == 0)
+		set_va(st, 42, 0);
+	else if (s[KL_ARCH_ARM64_39] >= VOTES_39 && s[KL_ARCH_ARM64_42] == 0 &&
+	    s[KL_ARCH_ARM64] == 0 && s[KL_ARCH_ARM64_52] == 0)
+		set_va(st, 39, 0);
+	else
+		return (most_votes(st, c, sizeof(c) / sizeof(c[0])));
+	return (arm64_of(st->va_bits));
+}
+
+/* The riscv64 profile best explaining the values seen. */
+static enum kl_arch_id
+riscv_guess(struct kl_detect *st)
+{
+	static const enum kl_arch_id c[] = {
+	    KL_ARCH_RISCV64, KL_ARCH_RISCV64_SV48, KL_ARCH_RISCV64_SV57};
+	const unsigned *s = st->score;
+
+	if (!(st->flags & DF_VA)) {
+		if (s[KL_ARCH_RISCV64_SV57] >= VOTES)
+			set_va(st, 57, 0);
+		else if (s[KL_ARCH_RISCV64_SV48] >= VOTES)
+			set_va(st, 48, 0);
+		else if (s[KL_ARCH_RISCV64] >= VOTES_39 &&
+		    s[KL_ARCH_RISCV64_SV48] == 0 &&
+		    s[KL_ARCH_RISCV64_SV57] == 0)
+			set_va(st, 39, 0);
+		else
+			return (most_votes(st, c, sizeof(c) / sizeof(c[0])));
+	}
+	if (st->va_bits == 57)
+		return (KL_ARCH_RISCV64_SV57);
+	if (st->va_bits == 48)
+		return (KL_ARCH_RISCV64_SV48);
+	return (KL_ARCH_RISCV64);
+}
+
+/* The x86_64 profile best explaining the values seen. */
+static enum kl_arch_id
+x86_64_guess(struct kl_detect *st)
+{
+	static const enum kl_arch_id c[] = {KL_ARCH_X86_64, KL_ARCH_X86_64_L5};
+
+	if (!(st->flags & DF_VA)) {
+		if (st->score[KL_ARCH_X86_64_L5] >= VOTES)
+			set_va(st, 57, 0);
+		else if (st->score[KL_ARCH_X86_64] >= VOTES)
+			set_va(st, 48, 0);
+		else
+			return (most_votes(st, c, sizeof(c) / sizeof(c[0])));
+	}
+	return (st->va_bits == 57 ? KL_ARCH_X86_64_L5 : KL_ARCH_X86_64);
+}
+
+/* The profile with the highest weak score, AUTO if none scored. */
+static enum kl_arch_id
+weak_guess(const struct kl_detect *st)
+{
+	unsigned best;
+	int i, id;
+
+	best = 0;
+	id = KL_ARCH_AUTO;
+	for (i = 1; i < KL_ARCH_COUNT; i++)
+		if (st->score[i] > best) {
+			best = st->score[i];
+			id = i;
+		}
+	return ((enum kl_arch_id)id);
+}
+
+/* Turn the evidence so far into st->arch and st->certain. */
+static void
+resolve(struct kl_detect *st)
+{
+	enum kl_arch_id a;
+	int bits_ok, certain;
+
+	a = KL_ARCH_AUTO;
+	certain = 0;
+	bits_ok = (st->flags & DF_BITS) != 0;
+	switch (st->family) {
+	case KL_FAM_NONE:
+		a = weak_guess(st);
+		if (a == KL_ARCH_ARM64 && st->kver != 0 && st->kver < 0x050400)
+			a = KL_ARCH_ARM64_PRE54;
+		break;
+	case KL_FAM_X86:
+		if (st->bits == 32) {
+			a = KL_ARCH_I386;
+			certain = bits_ok;
+			break;
+		}
+		a = x86_64_guess(st);
+		certain = st->bits == 64 && bits_ok && (st->flags & DF_VA);
+		break;
+	case KL_FAM_ARM64:
+		if (st->kver != 0 && st->kver < 0x050400) {
+			/* One pre-5.4 profile: nothing left to learn. */
+			a = KL_ARCH_ARM64_PRE54;
+			certain = 1;
+			break;
+		}
+		a = arm64_guess(st);
+		certain = st->kver != 0 && (st->flags & DF_VA);
+		break;
+	case KL_FAM_ARM:
+		a = KL_ARCH_ARM;
+		certain = 1;
+		break;
+	case KL_FAM_PPC:
+		if (st->bits == 32) {
+			a = KL_ARCH_PPC32;
+			certain = bits_ok;
+			break;
+		}
+		a = (st->flags & DF_BOOK3E) ? KL_ARCH_PPC64_BOOK3E
+					    : KL_ARCH_PPC64;
+		certain = st->bits == 64 && bits_ok;
+		break;
+	case KL_FAM_RISCV:
+		if (st->bits == 32) {
+			/* No riscv32 profile: the unknown union is all. */
+			certain = bits_ok;
+			break;
+		}
+		a = riscv_guess(st);
+		certain = (st->flags & DF_VA) != 0;
+		break;
+	case KL_FAM_MIPS:
+		if (st->bits == 32) {
+			/* No mips32 profile either. */
+			certain = bits_ok;
+			break;
+		}
+		a = KL_ARCH_MIPS64;
+		certain = st->bits == 64 && bits_ok;
+		break;
+	case KL_FAM_LOONGARCH:
+		a = KL_ARCH_LOONGARCH64;
+		certain = 1;
+		break;
+	case KL_FAM_S390:
+		a = KL_ARCH_S390X;
+		certain = 1;
+		break;
+	case KL_FAM_SPARC:
+		a = KL_ARCH_SPARC64;
+		certain = 1;
+		break;
+	}
+	st->arch = a;
+	st->certain = certain ? 1 : 0;
+	st->flags &= ~(unsigned)DF_DIRTY;
+}
+
+/* Start a detection state. */
+void
+kl_detect_init(struct kl_detect *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->arch = KL_ARCH_AUTO;
+}
+
+/* Leading one bits of v. */
+static unsigned
+lead_ones(uint64_t v)
+{
+	unsigned n;
+
+	for (n = 0; n < 64 && (v & (U64(1) << (63 - n))) != 0; n++)
+		;
+	return (n);
+}
+
+/* The arm64 profile whose VA size a kernel value implies; AUTO if none. */
+static enum kl_arch_id
+arm64_class(uint64_t v)
+{
+	unsigned vb;
+
+	/* Untagged, in some kernel half, below the shared top 1 GiB. */
+	if (v < U64(0xfff0000000000000) || v >= U64(0xffffffffc0000000))
+		return (KL_ARCH_AUTO);
+	vb = 64 - lead_ones(v);
+	if (vb <= 39)
+		return (KL_ARCH_ARM64_39);
+	if (vb <= 42)
+		return (KL_ARCH_ARM64_42);
+	if (vb <= 48)
+		return (KL_ARCH_ARM64);
+	return (KL_ARCH_ARM64_52);
+}
+
+/* The riscv64 profile whose VA size a kernel value implies. */
+static enum kl_arch_id
+riscv_class(uint64_t v)
+{
+	unsigned l;
+
+	/* Image and modules are the same in every mode. */
+	if (v < U64(0xff00000000000000) || v >= U64(0xffffffff00000000))
+		return (KL_ARCH_AUTO);
+	l = lead_ones(v);
+	if (l >= 26)
+		return (KL_ARCH_RISCV64);
+	if (l >= 17)
+		return (KL_ARCH_RISCV64_SV48);
+	return (KL_ARCH_RISCV64_SV57);
+}
+
+/* The x86_64 profile a direct-map/vmalloc/vmemmap value implies. */
+static enum kl_arch_id
+x86_class(uint64_t v)
+{
+	if (v >= U64(0xffff880000000000) && v < U64(0xfffffc0000000000))
+		return (KL_ARCH_X86_64);
+	if (v >= U64(0xff10000000000000) && v < U64(0xffdf000000000000))
+		return (KL_ARCH_X86_64_L5);
+	return (KL_ARCH_AUTO);
+}
+
+/* A stack pointer value settles the VA size of the family seen. */
+static void
+stack_value(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	enum kl_arch_id id;
+	uint64_t v;
+
+	if (hexrun(p, e, &v) != 16)
+		return;
+	switch (st->family) {
+	case KL_FAM_ARM64:
+		id = arm64_class(v);
+		break;
+	case KL_FAM_RISCV:
+		id = riscv_class(v);
+		break;
+	case KL_FAM_X86:
+		id = x86_class(v);
+		break;
+	default:
+		return;
+	}
+	if (id != KL_ARCH_AUTO)
+		set_va(st, va_of(id), 0);
+}
+
+/* Width of a register value at p (after spaces): 32, 64 or 0. */
+static int
+reg_width(const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+	size_t n;
+
+	n = hexrun(skip_sp(p, e), e, &v);
+	if (n == 16)
+		return (64);
+	if (n == 8)
+		return (32);
+	return (0);
+}
+
+/* A family seen with the width of the register value at p. */
+static void
+family_width(struct kl_detect *st, int fam, const uint8_t *p, const uint8_t *e)
+{
+	int w;
+
+	set_family(st, fam);
+	if (st->family == fam && (w = reg_width(p, e)) != 0)
+		set_bits(st, w, 1);
+}
+
+/* clang-format off */
+/* Words of the banner naming an architecture, most specific first. */
+static const struct banner_word {
+	const char	*w;
+	size_t		 n;
+	int		 fam;
+	int		 bits;
+} banner_words[] = {
+#define BW(s, f, b)	{ s, sizeof(s) - 1, f, b }
+	BW("aarch64", KL_FAM_ARM64, 64),
+	BW("arm64", KL_FAM_ARM64, 64),
+	BW("x86_64", KL_FAM_X86, 64),
+	BW("x86-64", KL_FAM_X86, 64),
+	BW("amd64", KL_FAM_X86, 64),
+	BW("i686", KL_FAM_X86, 32),
+	BW("i586", KL_FAM_X86, 32),
+	BW("i486", KL_FAM_X86, 32),
+	BW("i386", KL_FAM_X86, 32),
+	BW("-686", KL_FAM_X86, 32),
+	BW("riscv64", KL_FAM_RISCV, 64),
+	BW("riscv32", KL_FAM_RISCV, 32),
+	BW("powerpc64", KL_FAM_PPC, 64),
+	BW("ppc64", KL_FAM_PPC, 64),
+	BW("powerpc", KL_FAM_PPC, 0),
+	BW("mips64", KL_FAM_MIPS, 64),
+	BW("octeon", KL_FAM_MIPS, 64),
+	BW("loongson-3", KL_FAM_MIPS, 64),
+	BW("mipsel", KL_FAM_MIPS, 0),
+	BW("mips-", KL_FAM_MIPS, 0),
+	BW("loongarch64", KL_FAM_LOONGARCH, 64),
+	BW("loong64", KL_FAM_LOONGARCH, 64),
+	BW("s390", KL_FAM_S390, 64),
+	BW("sparc64", KL_FAM_SPARC, 64),
+	BW("armv7", KL_FAM_ARM, 32),
+	BW("armv6", KL_FAM_ARM, 32),
+	BW("armv5", KL_FAM_ARM, 32),
+	BW("armhf", KL_FAM_ARM, 32),
+	BW("armel", KL_FAM_ARM, 32),
+	BW("armmp", KL_FAM_ARM, 32),
+	BW("arm-", KL_FAM_ARM, 32),
+#undef BW
+};
+/* clang-format on */
+#define NWORDS (sizeof(banner_words) / sizeof(banner_words[0]))
+
+/* The default profile of a family, for weak scores. */
+static enum kl_arch_id
+family_default(int fam)
+{
+	static const enum kl_arch_id d[] = {
+	    KL_ARCH_AUTO,
+	    KL_ARCH_X86_64,
+	    KL_ARCH_ARM64,
+	    KL_ARCH_ARM,
+	    KL_ARCH_PPC64,
+	    KL_ARCH_RISCV64,
+	    KL_ARCH_MIPS64,
+	    KL_ARCH_LOONGARCH64,
+	    KL_ARCH_S390X,
+	    KL_ARCH_SPARC64,
+	};
+
+	if (fam < 0 || (size_t)fam >= sizeof(d) / sizeof(d[0]))
+		return (KL_ARCH_AUTO);
+	return (d[fam]);
+}
+
+/* The first banner word found in [p, e), NULL if none. */
+static const struct banner_word *
+banner_word(const uint8_t *p, const uint8_t *e)
+{
+	size_t i;
+
+	for (i = 0; i < NWORDS; i++)
+		if (find(p, e, banner_words[i].w, banner_words[i].n) != NULL)
+			return (&banner_words[i]);
+	return (NULL);
+}
+
+/*
+ * "Linux version 5.10.110+ (user@host) (aarch64-linux-gnu-gcc ...) #1 ...":
+ * the kernel version, then an arch word in the compiler part or in the
+ * release string (strong); one in user@host is only a weak hint, since
+ * hosts cross-compile.
+ */
+static void
+banner(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const struct banner_word *w;
+	const uint8_t *rel, *rele, *host, *hoste;
+	int v;
+
+	rel = p + sizeof("Linux version ") - 1;
+	if ((rele = memchr(rel, ' ', (size_t)(e - rel))) == NULL)
+		rele = e;
+	if ((v = parse_version(rel, rele)) != 0)
+		st->kver = v;
+	st->flags |= DF_DIRTY;
+	host = hoste = skip_sp(rele, e);
+	if (host < e && *host == '(' &&
+	    (hoste = memchr(host, ')', (size_t)(e - host))) != NULL)
+		hoste++;
+	else
+		hoste = host;
+	if ((w = banner_word(hoste, e)) != NULL ||
+	    (w = banner_word(rel, rele)) != NULL) {
+		set_family(st, w->fam);
+		if (st->family == w->fam && w->bits != 0)
+			set_bits(st, w->bits, 1);
+	} else if ((w = banner_word(host, hoste)) != NULL)
+		weak(st, family_default(w->fam), 1);
+}
+
+/* "systemd[1]: Detected architecture x86-64." */
+static void
+systemd_arch(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	static const struct banner_word words[] = {
+#define SW_(s, f, b) {s ".", sizeof(s), f, b}
+	    SW_("x86-64", KL_FAM_X86, 64),
+	    SW_("x86", KL_FAM_X86, 32),
+	    SW_("arm64", KL_FAM_ARM64, 64),
+	    SW_("arm", KL_FAM_ARM, 32),
+	    SW_("arm-be", KL_FAM_ARM, 32),
+	    SW_("ppc64", KL_FAM_PPC, 64),
+	    SW_("ppc64-le", KL_FAM_PPC, 64),
+	    SW_("ppc", KL_FAM_PPC, 32),
+	    SW_("ppc-le", KL_FAM_PPC, 32),
+	    SW_("riscv64", KL_FAM_RISCV, 64),
+	    SW_("riscv32", KL_FAM_RISCV, 32),
+	    SW_("mips64", KL_FAM_MIPS, 64),
+	    SW_("mips64-le", KL_FAM_MIPS, 64),
+	    SW_("mips", KL_FAM_MIPS, 32),
+	    SW_("mips-le", KL_FAM_MIPS, 32),
+	    SW_("loongarch64", KL_FAM_LOONGARCH, 64),
+	    SW_("s390x", KL_FAM_S390, 64),
+	    SW_("sparc64", KL_FAM_SPARC, 64),
+#undef SW_
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (kl_startswith(p, (size_t)(e - p), words[i].w, words[i].n)) {
+			set_family(st, words[i].fam);
+			if (st->family == words[i].fam)
+				set_bits(st, words[i].bits, 1);
+			return;
+		}
+}
+
+/* arm64 "swapper pgtable: 4k pages, 39-bit VAs, pgdp=..." */
+static void
+pgtable(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *q;
+	int va;
+
+	if ((q = FIND(p, e, "pages, ")) == NULL)
+		return;
+	q += sizeof("pages, ") - 1;
+	for (va = 0; q < e && *q >= '0' && *q <= '9' && va < 100; q++)
+		va = va * 10 + (*q - '0');
+	if (!SW(q, e, "-bit VAs"))
+		return;
+	if (va != 36 && va != 39 && va != 42 && va != 47 && va != 48 &&
+	    va != 52)
+		return;
+	set_family(st, KL_FAM_ARM64);
+	if (st->family != KL_FAM_ARM64)
+		return;
+	set_bits(st, 64, 1);
+	set_va(st, va == 36 ? 39 : va, 1);
+}
+
+/* The oops header "CPU: 0 PID: 1 Comm: x Not tainted 5.10.2 #14". */
+static void
+oops_header(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *q;
+	int v;
+
+	if (st->kver != 0 || (q = FIND(p, e, "ainted")) == NULL)
+		return;
+	/* Skip ":", the taint letters and "(" (older kernels). */
+	for (q += 6; q < e &&
+	     (*q == ':' || *q == ' ' || *q == '(' || (*q >= 'A' && *q <= 'Z'));
+	     q++)
+		;
+	if ((v = parse_version(q, e)) != 0)
+		st->kver = v;
+	st->flags |= DF_DIRTY;
+}
+
+/* The powerpc die line "LE PAGE_SIZE=64K MMU=Hash SMP ... pSeries". */
+static void
+ppc_die(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *q;
+
+	set_family(st, KL_FAM_PPC);
+	if (st->family != KL_FAM_PPC)
+		return;
+	if (*p == 'L' || FIND(p, e, "pSeries") != NULL ||
+	    FIND(p, e, "PowerNV") != NULL)
+		set_bits(st, 64, 1);
+	if ((q = FIND(p, e, "MMU=")) == NULL) {
+		st->flags |= DF_PPC_E | DF_DIRTY;
+		return;
+	}
+	q += 4;
+	if (SW(q, e, "3D")) /* quoted-printable mail */
+		q += 2;
+	if (SW(q, e, "Radix"))
+		set_bits(st, 64, 1);
+}
+
+/* A 64-bit ppc with a book3e hint (no MMU= in the die line, e5500) is one. */
+static void
+ppc_book3e(struct kl_detect *st)
+{
+	if (st->family == KL_FAM_PPC && st->bits == 64 &&
+	    (st->flags & DF_PPC_E))
+		st->flags |= DF_BOOK3E | DF_DIRTY;
+}
+
+/* powerpc "NIP:  c00000000022d79c LR: ..." and other register lines. */
+static void
+ppc_reg(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	family_width(st, KL_FAM_PPC, p, e);
+	ppc_book3e(st);
+}
+
+/* A ppc call trace frame "[c00000007a3efa20] [c00000000030a060] ...". */
+static void
+ppc_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+	size_t n, m;
+
+	n = hexrun(p + 1, e, &v);
+	if (n != 8 && n != 16)
+		return;
+	p += 1 + n;
+	if (!SW(p, e, "] ["))
+		return;
+	m = hexrun(p + 3, e, &v);
+	if (m != n || p + 3 + m >= e || p[3 + m] != ']')
+		return;
+	set_family(st, KL_FAM_PPC);
+	if (st->family == KL_FAM_PPC)
+		set_bits(st, (int)n * 4, 1);
+	ppc_book3e(st);
+}
+
+/* An arm backtrace frame "[<80de0078>] (dump_backtrace) from [<...>]". */
+static void
+arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+
+	if (hexrun(p, e, &v) == 8 && SW(p + 8, e, ">] (") &&
+	    FIND(p + 12, e, ") from [<") != NULL)
+		set_family(st, KL_FAM_ARM);
+}
+
+/* "epc :" (riscv, one space or none) or "epc   :" (mips, three). */
+static void
+epc_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *q;
+	size_t sp;
+
+	for (q = p + 3, sp = 0; q < e && *q == ' '; q++)
+		sp++;
+	if (q == e || *q != ':')
+		return;
+	q++;
+	if (sp <= 1) {
+		family_width(st, KL_FAM_RISCV, q, e);
+		if (st->family == KL_FAM_RISCV &&
+		    (q = FIND(q, e, " sp : ")) != NULL)
+			stack_value(st, q + 6, e);
+	} else if (sp == 3)
+		family_width(st, KL_FAM_MIPS, q, e);
+}
+
+/* arm "pc : [<c01751ac>] ..." / arm64 "pc : [<ffff...>]" or "pc : sym". */
+static void
+arm_pc(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	int w;
+
+	p = skip_sp(p, e);
+	if (!SW(p, e, "[<")) {
+		set_family(st, KL_FAM_ARM64);
+		return;
+	}
+	if ((w = reg_width(p + 2, e)) == 64)
+		set_family(st, KL_FAM_ARM64);
+	else if (w == 32)
+		set_family(st, KL_FAM_ARM);
+}
+
+/* arm/arm64 "sp : ffffffc01400bc40" (arm: 8 digits, then "ip :"). */
+static void
+arm_sp(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	int w;
+
+	p = skip_sp(p, e);
+	if ((w = reg_width(p, e)) == 32) {
+		set_family(st, KL_FAM_ARM);
+		return;
+	}
+	if (w != 64)
+		return;
+	set_family(st, KL_FAM_ARM64);
+	stack_value(st, p, e);
+}
+
+/* x86_64 "RSP: 0018:ffffc90000c67e38 EFLAGS: ..." or "RSP <ffff...>". */
+static void
+x86_rsp(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+
+	set_family(st, KL_FAM_X86);
+	if (st->family != KL_FAM_X86)
+		return;
+	set_bits(st, 64, 1);
+	p = skip_sp(p, e);
+	if (p < e && *p == '<')
+		p++;
+	else if (hexrun(p, e, &v) == 4 && p + 4 < e && p[4] == ':')
+		p += 5;
+	stack_value(st, p, e);
+}
+
+/* arm "Internal error: Oops: 5 [#1] PREEMPT SMP ARM" (or THUMB2). */
+static void
+arm_internal(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	while (e > p && (e[-1] == ' ' || e[-1] == '\r' || e[-1] == '\n'))
+		e--;
+	if ((size_t)(e - p) > 4 && memcmp(e - 4, " ARM", 4) == 0)
+		set_family(st, KL_FAM_ARM);
+	else if ((size_t)(e - p) > 7 && memcmp(e - 7, " THUMB2", 7) == 0)
+		set_family(st, KL_FAM_ARM);
+	else
+		weak(st, KL_ARCH_ARM64, 2);
+}
+
+/* "Booting Linux on physical CPU 0x0000000000 [0x412fd050]". */
+static void
+arm_booting(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+	size_t n;
+
+	n = SW(p, e, "0x") ? hexrun(p + 2, e, &v) : 0;
+	if (n == 10) /* arm64 since v4.14: 0x%010lx */
+		set_family(st, KL_FAM_ARM64);
+	else {
+		/* arm, or arm64 before v4.14: both print "0x%x". */
+		weak(st, KL_ARCH_ARM, 2);
+		weak(st, KL_ARCH_ARM64, 1);
+	}
+}
+
+/* LoongArch "pc 90000000012a3c48 ra 90000000012a3c20 tp ..." after "pc ". */
+static int
+loong_pc(const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+
+	return (hexrun(p, e, &v) == 16 && SW(p + 16, e, " ra "));
+}
+
+/* "Hardware name: ..." (the oops header's DMI/DT line): weak hints. */
+static void
+hardware_name(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	/* Freescale e500 family: the 64-bit cores are book3e. */
+	if (FIND(p, e, "e500") != NULL || FIND(p, e, "e5500") != NULL ||
+	    FIND(p, e, "e6500") != NULL)
+		st->flags |= DF_PPC_E | DF_DIRTY;
+	if (FIND(p, e, "riscv") != NULL)
+		weak(st, KL_ARCH_RISCV64, 2);
+	else if (FIND(p, e, "(DT)") != NULL)
+		weak(st, KL_ARCH_ARM64, 1);
+	else if (FIND(p, e, "BIOS") != NULL)
+		weak(st, KL_ARCH_X86_64, 1);
+}
+
+/* Look at one line; see the comment at the top of this file. */
+static void
+detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	switch (*p) {
+	case '$':
+		if (SW(p, e, "$ 0   :"))
+			family_width(st, KL_FAM_MIPS, p + 7, e);
+		break;
+	case '[':
+		if (SW(p, e, "[<"))
+			arm_frame(st, p + 2, e);
+		else
+			ppc_frame(st, p, e);
+		break;
+	case 'B':
+		if (SW(p, e, "Backtrace:"))
+			weak(st, KL_ARCH_ARM, 1);
+		else if (SW(p, e, "Booting Linux on physical CPU "))
+			arm_booting(st, p + 30, e);
+		else if (SW(p, e, "BIOS-e820:") ||
+		    SW(p, e, "BIOS-provided physical RAM map"))
+			set_family(st, KL_FAM_X86);
+		else if (SW(p, e, "BE PAGE_SIZE="))
+			ppc_die(st, p, e);
+		break;
+	case 'C':
+		if (SW(p, e, "Call trace:")) /* x86 & co: "Call Trace:" */
+			weak(st, KL_ARCH_ARM64, 1);
+		else if (SW(p, e, "CPU: ")) {
+			if (p + 5 < e && p[5] >= '0' && p[5] <= '9')
+				oops_header(st, p + 5, e);
+			else if (FIND(p + 5, e, "(ARMv") != NULL)
+				set_family(st, KL_FAM_ARM);
+		} else if (SW(p, e, "CPU features: "))
+			set_family(st, KL_FAM_ARM64);
+		else if (SW(p, e, "CPU0 revision is: ")) {
+			if (FIND(p, e, "(Loongson-64bit") != NULL ||
+			    FIND(p, e, "(Loongson-32bit") != NULL)
+				set_family(st, KL_FAM_LOONGARCH);
+			else
+				set_family(st, KL_FAM_MIPS);
+		}
+		break;
+	case 'D':
+		if (SW(p, e, "DMA32 "))
+			set_bits(st, 64, 0);
+		else if (SW(p, e, "DMI: "))
+			weak(st, KL_ARCH_X86_64, 1);
+		break;
+	case 'E':
+		if (SW(p, e, "EIP: ") || SW(p, e, "EAX: ")) {
+			set_family(st, KL_FAM_X86);
+			if (st->family == KL_FAM_X86)
+				set_bits(st, 32, 1);
+		} else if (SW(p, e, "ERA: ") || SW(p, e, "ESTAT: "))
+			set_family(st, KL_FAM_LOONGARCH);
+		break;
+	case 'F':
+		if (SW(p, e, "Faulting instruction address: 0x"))
+			ppc_reg(st, p + 32, e);
+		break;
+	case 'G':
+		if (SW(p, e, "GPR00: "))
+			ppc_reg(st, p + 7, e);
+		break;
+	case 'H':
+		if (SW(p, e, "Hardware name: "))
+			hardware_name(st, p + 15, e);
+		else if (SW(p, e, "HighMem zone:") || SW(p, e, "HighMem  [mem"))
+			set_bits(st, 32, 0);
+		break;
+	case 'I':
+		if (SW(p, e, "Internal error: "))
+			arm_internal(st, p, e);
+		else if (SW(p, e, "IP: [<")) /* x86 page fault, < v4.15 */
+			family_width(st, KL_FAM_X86, p + 6, e);
+		break;
+	case 'K':
+		if (SW(p, e, "Krnl PSW") || SW(p, e, "Krnl GPRS"))
+			set_family(st, KL_FAM_S390);
+		break;
+	case 'L':
+		if (SW(p, e, "Linux version "))
+			banner(st, p, e);
+		else if (SW(p, e, "LE PAGE_SIZE="))
+			ppc_die(st, p, e);
+		else if (SW(p, e, "LR is at "))
+			weak(st, KL_ARCH_ARM, 1);
+		break;
+	case 'M':
+		if (SW(p, e, "Machine model: "))
+			weak(st, KL_ARCH_ARM64, 1);
+		else if (SW(p, e, "MSR: "))
+			ppc_reg(st, p + 5, e);
+		else if (SW(p, e, "MMU: Book3E")) {
+			set_family(st, KL_FAM_PPC);
+			if (st->family == KL_FAM_PPC)
+				st->flags |= DF_BOOK3E | DF_DIRTY;
+		}
+		break;
+	case 'N':
+		if (SW(p, e, "NIP: "))
+			ppc_reg(st, p + 5, e);
+		break;
+	case 'P':
+		if (SW(p, e, "PC is at "))
+			weak(st, KL_ARCH_ARM, 1);
+		else if (SW(p, e, "PrId  : "))
+			set_family(st, KL_FAM_MIPS);
+		else if (SW(p, e, "PRID: "))
+			set_family(st, KL_FAM_LOONGARCH);
+		else if (SW(p, e, "PROMLIB: "))
+			set_family(st, KL_FAM_SPARC);
+		break;
+	case 'R':
+		if (SW(p, e, "RIP: ") || SW(p, e, "RIP  [<") ||
+		    SW(p, e, "RAX: ")) {
+			set_family(st, KL_FAM_X86);
+			if (st->family == KL_FAM_X86)
+				set_bits(st, 64, 1);
+		} else if (SW(p, e, "RSP: ") || SW(p, e, "RSP <"))
+			x86_rsp(st, p + 4, e);
+		else if (SW(p, e, "REGS: "))
+			ppc_reg(st, p + 6, e);
+		break;
+	case 'S':
+		if (SW(p, e, "SBI specification") ||
+		    SW(p, e, "SBI implementation"))
+			set_family(st, KL_FAM_RISCV);
+		break;
+	case 'T':
+		if (SW(p, e, "TSTATE: "))
+			set_family(st, KL_FAM_SPARC);
+		break;
+	case 'e':
+		if (SW(p, e, "epc"))
+			epc_line(st, p, e);
+		else if (SW(p, e, "era   :") || SW(p, e, "era:"))
+			set_family(st, KL_FAM_LOONGARCH);
+		else if (SW(p, e, "e820: "))
+			set_family(st, KL_FAM_X86);
+		break;
+	case 'g':
+		if (SW(p, e, "general protection fault"))
+			set_family(st, KL_FAM_X86);
+		break;
+	case 'l':
+		if (SW(p, e, "lr : "))
+			set_family(st, KL_FAM_ARM64);
+		break;
+	case 'p':
+		if (SW(p, e, "pc : "))
+			arm_pc(st, p + 5, e);
+		else if (SW(p, e, "pstate: "))
+			set_family(st, KL_FAM_ARM64);
+		else if (SW(p, e, "pc ") && loong_pc(p + 3, e))
+			set_family(st, KL_FAM_LOONGARCH);
+		break;
+	case 'r':
+		if (SW(p, e, "riscv: ") || SW(p, e, "riscv-"))
+			set_family(st, KL_FAM_RISCV);
+		break;
+	case 's':
+		if (SW(p, e, "sp : "))
+			arm_sp(st, p + 5, e);
+		else if (SW(p, e, "swapper pgtable: "))
+			pgtable(st, p + 17, e);
+		else if (SW(p, e, "systemd[1]: Detected architecture "))
+			systemd_arch(st, p + 34, e);
+		else if (SW(p, e, "status: ") && FIND(p, e, " badaddr: "))
+			set_family(st, KL_FAM_RISCV);
+		break;
+	case 'u':
+		if (SW(p, e, "user pgtable: "))
+			pgtable(st, p + 14, e);
+		break;
+	case 'x':
+		if (SW(p, e, "x86/"))
+			set_family(st, KL_FAM_X86);
+		else if (SW(p, e, "x29: ")) {
+			set_family(st, KL_FAM_ARM64);
+			stack_value(st, skip_sp(p + 5, e), e);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* Feed the message span of one line. */
+void
+kl_detect_line(struct kl_detect *st, const uint8_t *msg, size_t len)
+{
+	const uint8_t *p, *e;
+
+	st->lines++;
+	if (st->certain || msg == NULL || len == 0)
+		return;
+	e = msg + len;
+	if ((p = skip_prefix(msg, e)) == e)
+		return;
+	detect_line(st, p, e);
+	if (st->flags & DF_DIRTY)
+		resolve(st);
+}
+
+/*
+ * Feed a candidate kernel value of ndigits hex digits.  Once the family
+ * is known, values vote for its VA size (arm64, riscv64, x86_64) and a
+ * 16-digit kernel pointer settles a 64-bit width (x86, ppc, mips).
+ */
+void
+kl_detect_value(struct kl_detect *st, uint64_t value, size_t ndigits)
+{
+	enum kl_arch_id id;
+
+	if (st->certain || st->family == KL_FAM_NONE || ndigits != 16)
+		return;
+	id = KL_ARCH_AUTO;
+	switch (st->family) {
+	case KL_FAM_ARM64:
+		id = arm64_class(value);
+		break;
+	case KL_FAM_RISCV:
+		id = riscv_class(value);
+		break;
+	case KL_FAM_X86:
+		if ((id = x86_class(value)) != KL_ARCH_AUTO)
+			set_bits(st, 64, 1);
+		break;
+	case KL_FAM_PPC:
+		if (value >= U64(0x8000000000000000))
+			set_bits(st, 64, 1);
+		break;
+	case KL_FAM_MIPS:
+		if (value >= U64(0x8000000000000000))
+			set_bits(st, 64, 1);
+		break;
+	default:
+		break;
+	}
+	if (id != KL_ARCH_AUTO && !(st->flags & DF_VA))
+		score_add(st, id, 1);
+	if (st->flags & DF_DIRTY)
+		resolve(st);
+}
+
+/* End of the input or boot: settle on the best guess. */
+void
+kl_detect_finish(struct kl_detect *st)
+{
+	if (st->certain)
+		return;
+	resolve(st);
+	st->certain = 1;
+}

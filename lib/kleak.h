@@ -211,6 +211,8 @@ struct kl_detect {
 					   minor, e.g. 0x050a6e, 0 unknown */
 	unsigned	 score[KL_ARCH_COUNT];
 	uint64_t	 lines;		/* lines seen */
+	unsigned	 flags;		/* detect.c internal (DF_*): facts
+					   that are final, pending work */
 };
 enum kl_family {
 	KL_FAM_NONE = 0, KL_FAM_X86, KL_FAM_ARM64, KL_FAM_ARM, KL_FAM_PPC,
@@ -329,6 +331,9 @@ void			 kl_arch_lookup(const struct kl_layout *, uint64_t,
 const char		*kl_region_name(enum kl_region);
 const char		*kl_severity_name(enum kl_severity);
 const char		*kl_confidence_name(enum kl_confidence);
+const struct kl_arch	*kl_arch_at(size_t);
+int			 kl_arch_parse(const char *, enum kl_arch_id *);
+uint64_t		 kl_arch_untag(enum kl_arch_id, uint64_t);
 
 /* detect.c */
 void		 kl_detect_init(struct kl_detect *);
