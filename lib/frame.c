@@ -1,5 +1,787 @@
-/* frame.c - placeholder until its owner lands it. */
+/*
+ * frame.c - record framing: where the kernel message starts in a line.
+ *
+ * Whatever stored a kernel message put a prefix in front of it: printk's
+ * own "[    1.234567]" and caller id, the "<6>" of syslog(2), the
+ * "6,1234,5678901,-;" header of /dev/kmsg, the decorations of util-linux
+ * dmesg, the headers of syslog files (RFC 3164, RFC 3339, RFC 5424) and
+ * the markers of journalctl.  None of it may be scanned as an address: a
+ * timestamp is decimal, but a hostname or a sequence number can be all
+ * hex digits.  kl_frame_line() finds the message start with hand-written
+ * byte tests: it never allocates, never reads past the line and never
+ * looks further than FRAME_WIN bytes for a prefix.  When in doubt the
+ * line is plain (message at 0): scanning too much is safe, skipping a
+ * real message is not.
+ */
 #include "config.h"
+
+#include <string.h>
+
 #include "kleak.h"
 #include "kleak-int.h"
-void kl_frame_line(const uint8_t *b, size_t l, enum kl_line_kind p, enum kl_format f, struct kl_frame *fr) { (void)b;(void)l;(void)p;(void)f; *fr = (struct kl_frame){0}; fr->level = -1; }
+
+/* clang-format off */
+#define FRAME_WIN	128	/* bytes a prefix may span */
+#define RFC5424_WIN	256	/* RFC 5424: long fields, SD-ELEMENTs */
+#define HOST_MAX	64	/* longest hostname in journal short-monotonic */
+
+/* A name and the number it stands for. */
+struct fr_name {
+	const char	*s;
+	size_t		 len;
+	int		 v;
+};
+#define FR_NAME(s, v) { (s), sizeof(s) - 1, (v) }
+
+/* Syslog level names, util-linux and busybox spellings. */
+static const struct fr_name fr_levels[] = {
+	FR_NAME("emerg", 0), FR_NAME("panic", 0), FR_NAME("alert", 1),
+	FR_NAME("crit", 2), FR_NAME("err", 3), FR_NAME("error", 3),
+	FR_NAME("warn", 4), FR_NAME("warning", 4), FR_NAME("notice", 5),
+	FR_NAME("info", 6), FR_NAME("debug", 7),
+};
+
+/* Syslog facility names (util-linux dmesg -x, busybox syslogd). */
+static const struct fr_name fr_facs[] = {
+	FR_NAME("kern", 0), FR_NAME("user", 1), FR_NAME("mail", 2),
+	FR_NAME("daemon", 3), FR_NAME("auth", 4), FR_NAME("syslog", 5),
+	FR_NAME("lpr", 6), FR_NAME("news", 7), FR_NAME("uucp", 8),
+	FR_NAME("cron", 9), FR_NAME("authpriv", 10), FR_NAME("ftp", 11),
+	FR_NAME("res0", 12), FR_NAME("res1", 13), FR_NAME("res2", 14),
+	FR_NAME("res3", 15), FR_NAME("local0", 16), FR_NAME("local1", 17),
+	FR_NAME("local2", 18), FR_NAME("local3", 19), FR_NAME("local4", 20),
+	FR_NAME("local5", 21), FR_NAME("local6", 22), FR_NAME("local7", 23),
+	FR_NAME("security", 4), FR_NAME("mark", 24),
+};
+
+static const char fr_months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+static const char fr_wdays[] = "MonTueWedThuFriSatSun";
+/* clang-format on */
+
+/* Is c an ASCII decimal digit? */
+static inline int
+c_digit(uint8_t c)
+{
+	return ((unsigned)c - '0' < 10);
+}
+
+/* Is c an ASCII lower-case letter? */
+static inline int
+c_lower(uint8_t c)
+{
+	return ((unsigned)c - 'a' < 26);
+}
+
+/* Bytes of a hostname: letters, digits, '-', '.', '_'. */
+/* clang-format off */
+static const uint8_t fr_hostc[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+};
+/* clang-format on */
+
+/* Can c be part of a hostname? */
+static inline int
+c_host(uint8_t c)
+{
+	return (fr_hostc[c]);
+}
+
+/* Match the byte c at b[*ip] and step over it. */
+static inline int
+fr_ch(const uint8_t *b, size_t n, size_t *ip, uint8_t c)
+{
+	if (*ip < n && b[*ip] == c) {
+		(*ip)++;
+		return (1);
+	}
+	return (0);
+}
+
+/* Step over spaces at b[*ip]. */
+static inline void
+fr_spaces(const uint8_t *b, size_t n, size_t *ip)
+{
+	while (*ip < n && b[*ip] == ' ')
+		(*ip)++;
+}
+
+/* Read at most max (<= 19) decimal digits; returns how many. */
+static inline size_t
+fr_num(const uint8_t *b, size_t n, size_t *ip, size_t max, uint64_t *vp)
+{
+	size_t i = *ip, e = n - i > max ? i + max : n;
+	uint64_t v = 0;
+
+	while (i < e && c_digit(b[i]))
+		v = v * 10 + (b[i++] - '0');
+	e = i - *ip;
+	*ip = i;
+	if (vp != NULL)
+		*vp = v;
+	return (e);
+}
+
+/* Read a decimal number of up to 20 digits, saturating at UINT64_MAX. */
+static size_t
+fr_num64(const uint8_t *b, size_t n, size_t *ip, uint64_t *vp)
+{
+	size_t i = *ip, k;
+	uint64_t v;
+
+	k = fr_num(b, n, &i, 19, &v);
+	if (k == 19 && i < n && c_digit(b[i])) {
+		v = v <= (UINT64_MAX - (b[i] - '0')) / 10
+		    ? v * 10 + (b[i] - '0')
+		    : UINT64_MAX;
+		i++;
+		k++;
+	}
+	*ip = i;
+	*vp = v;
+	return (k);
+}
+
+/* Match exactly k digits at b[*ip]. */
+static inline int
+fr_digits(const uint8_t *b, size_t n, size_t *ip, size_t k)
+{
+	size_t i = *ip, j;
+
+	if (n - i < k)
+		return (0);
+	for (j = 0; j < k; j++)
+		if (!c_digit(b[i + j]))
+			return (0);
+	*ip = i + k;
+	return (1);
+}
+
+/* Look a name of k bytes up in a table; returns its value or -1. */
+static int
+fr_lookup(const struct fr_name *t, size_t nt, const uint8_t *s, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < nt; j++)
+		if (t[j].len == k && memcmp(t[j].s, s, k) == 0)
+			return (t[j].v);
+	return (-1);
+}
+
+/* Match one of the three-letter names in tab (e.g. a month) at b[*ip]. */
+static int
+fr_abbr(const uint8_t *b, size_t n, size_t *ip, const char *tab)
+{
+	size_t i = *ip;
+
+	if (n - i < 3)
+		return (0);
+	for (; *tab != '\0'; tab += 3) {
+		if (b[i] == (uint8_t)tab[0] && b[i + 1] == (uint8_t)tab[1] &&
+		    b[i + 2] == (uint8_t)tab[2]) {
+			*ip = i + 3;
+			return (1);
+		}
+	}
+	return (0);
+}
+
+/* Match a clock time "03:04:05" at b[*ip]. */
+static int
+fr_clock(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip;
+
+	if (!fr_digits(b, n, &i, 2) || !fr_ch(b, n, &i, ':') ||
+	    !fr_digits(b, n, &i, 2) || !fr_ch(b, n, &i, ':') ||
+	    !fr_digits(b, n, &i, 2))
+		return (0);
+	*ip = i;
+	return (1);
+}
+
+/* Match a day of the month, " 2", "02" or "12", at b[*ip]. */
+static int
+fr_mday(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip;
+
+	if (fr_ch(b, n, &i, ' ')) {
+		if (!fr_digits(b, n, &i, 1))
+			return (0);
+	} else if (fr_num(b, n, &i, 2, NULL) == 0)
+		return (0);
+	*ip = i;
+	return (1);
+}
+
+/*
+ * Match a printk time "[%5lu.%06lu]" at b[*ip].  Also takes the dmesg
+ * forms "[    1.234567 <    0.000123>]" (-d) and "[  +0.000123]"
+ * (reltime, delta), which are not a kernel clock: they leave *hasp alone.
+ */
+static int
+fr_brtime(const uint8_t *b, size_t n, size_t *ip, int *hasp, uint64_t *usp)
+{
+	size_t i = *ip, k;
+	uint64_t s, us;
+	int rel;
+
+	if (!fr_ch(b, n, &i, '['))
+		return (0);
+	fr_spaces(b, n, &i);
+	rel = fr_ch(b, n, &i, '+');
+	if (fr_num(b, n, &i, 12, &s) == 0 || !fr_ch(b, n, &i, '.'))
+		return (0);
+	if ((k = fr_num(b, n, &i, 9, &us)) == 0)
+		return (0);
+	for (; k < 6; k++)
+		us *= 10;
+	for (; k > 6; k--)
+		us /= 10;
+	if (i + 1 < n && b[i] == ' ' && b[i + 1] == '<') {
+		i += 2;
+		fr_spaces(b, n, &i);
+		if (fr_num(b, n, &i, 12, NULL) == 0 || !fr_ch(b, n, &i, '.') ||
+		    fr_num(b, n, &i, 9, NULL) == 0 || !fr_ch(b, n, &i, '>'))
+			return (0);
+	}
+	if (!fr_ch(b, n, &i, ']'))
+		return (0);
+	if (!rel) {
+		*hasp = 1;
+		*usp = s * 1000000 + us;
+	}
+	*ip = i;
+	return (1);
+}
+
+/* Match a dmesg -T time "[Mon Jan  2 03:04:05 2024]" at b[*ip]. */
+static int
+fr_brctime(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip;
+
+	if (!fr_ch(b, n, &i, '[') || !fr_abbr(b, n, &i, fr_wdays) ||
+	    !fr_ch(b, n, &i, ' ') || !fr_abbr(b, n, &i, fr_months) ||
+	    !fr_ch(b, n, &i, ' ') || !fr_mday(b, n, &i) ||
+	    !fr_ch(b, n, &i, ' ') || !fr_clock(b, n, &i) ||
+	    !fr_ch(b, n, &i, ' ') || !fr_digits(b, n, &i, 4) ||
+	    !fr_ch(b, n, &i, ']'))
+		return (0);
+	*ip = i;
+	return (1);
+}
+
+/* Match a caller id "T123" or "C0" at b[*ip]. */
+static int
+fr_callid(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip;
+
+	if (i >= n || (b[i] != 'T' && b[i] != 'C'))
+		return (0);
+	i++;
+	if (fr_num(b, n, &i, 10, NULL) == 0)
+		return (0);
+	*ip = i;
+	return (1);
+}
+
+/*
+ * Match a printk caller id "[  T123]", "[    C0]" at b[*ip]; vendor
+ * trees also print "[T123@C0]" and "[T123:C0]".
+ */
+static int
+fr_brcaller(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip, j;
+
+	if (!fr_ch(b, n, &i, '['))
+		return (0);
+	fr_spaces(b, n, &i);
+	if (!fr_callid(b, n, &i))
+		return (0);
+	if (i < n && (b[i] == '@' || b[i] == ':')) {
+		j = i + 1;
+		if (!fr_callid(b, n, &j))
+			return (0);
+		i = j;
+	}
+	if (!fr_ch(b, n, &i, ']'))
+		return (0);
+	*ip = i;
+	return (1);
+}
+
+/*
+ * Match the printk prefix at b[*ip]: a time, a caller id or both, then
+ * one space.  *plainp says it was a bare "[sec.usec] " (no caller, no
+ * util-linux decoration), the only shape journalctl writes.
+ */
+static int
+fr_dmesg(
+    const uint8_t *b, size_t n, size_t *ip, struct kl_frame *f, int *plainp)
+{
+	size_t i = *ip;
+	int t, c;
+
+	t = fr_brtime(b, n, &i, &f->has_ts, &f->ts_us);
+	if (!t)
+		t = fr_brctime(b, n, &i) ? 2 : 0;
+	c = fr_brcaller(b, n, &i);
+	if (!t && !c)
+		return (0);
+	if (plainp != NULL)
+		*plainp = t == 1 && !c && f->has_ts && i < n && b[i] == ' ';
+	fr_ch(b, n, &i, ' ');
+	*ip = i;
+	return (1);
+}
+
+/*
+ * journalctl -o short-monotonic writes "[    1.234567] host kernel: msg".
+ * Step over "host kernel: " or "host ident[pid]: " at b[i]: shapes a
+ * kernel message does not start with ("usb 1-1: ", "systemd[1]: ").
+ */
+static size_t
+fr_jmono(const uint8_t *b, size_t n, size_t i)
+{
+	size_t h = i, j;
+
+	while (i < n && c_host(b[i]))
+		i++;
+	if (i == h || i - h > HOST_MAX || !fr_ch(b, n, &i, ' '))
+		return (h);
+	if (kl_startswith(b + i, n - i, KL_LIT("kernel:")))
+		i += sizeof("kernel:") - 1;
+	else {
+		j = i;
+		while (i < n && b[i] != '[' && b[i] != ' ' && b[i] != ':')
+			i++;
+		if (i == j || !fr_ch(b, n, &i, '[') ||
+		    fr_num(b, n, &i, 10, NULL) == 0 || !fr_ch(b, n, &i, ']') ||
+		    !fr_ch(b, n, &i, ':'))
+			return (h);
+	}
+	if (!fr_ch(b, n, &i, ' '))
+		return (h);
+	return (i);
+}
+
+/* Match an RFC 3164 time "Jan  2 03:04:05" (or "Jan 02", ".123456"). */
+static int
+fr_ts3164(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip;
+
+	if (!fr_abbr(b, n, &i, fr_months) || !fr_ch(b, n, &i, ' ') ||
+	    !fr_mday(b, n, &i) || !fr_ch(b, n, &i, ' ') || !fr_clock(b, n, &i))
+		return (0);
+	if (i + 1 < n && b[i] == '.' && c_digit(b[i + 1])) {
+		i++;
+		fr_num(b, n, &i, 9, NULL);
+	}
+	*ip = i;
+	return (1);
+}
+
+/*
+ * Match an ISO 8601 time "2024-01-02T03:04:05" with an optional fraction
+ * (',' sets *commap: util-linux writes it, rsyslog writes '.') and an
+ * optional zone "Z", "+00:00" or "+0000".
+ */
+static int
+fr_tsiso(const uint8_t *b, size_t n, size_t *ip, int *commap)
+{
+	size_t i = *ip, j;
+
+	if (!fr_digits(b, n, &i, 4) || !fr_ch(b, n, &i, '-') ||
+	    !fr_digits(b, n, &i, 2) || !fr_ch(b, n, &i, '-') ||
+	    !fr_digits(b, n, &i, 2) || !fr_ch(b, n, &i, 'T') ||
+	    !fr_clock(b, n, &i))
+		return (0);
+	*commap = 0;
+	if (i + 1 < n && (b[i] == '.' || b[i] == ',') && c_digit(b[i + 1])) {
+		*commap = b[i] == ',';
+		i++;
+		fr_num(b, n, &i, 9, NULL);
+	}
+	if (!fr_ch(b, n, &i, 'Z') && i < n && (b[i] == '+' || b[i] == '-')) {
+		j = i + 1;
+		if (!fr_digits(b, n, &j, 2))
+			return (0);
+		fr_ch(b, n, &j, ':');
+		if (!fr_digits(b, n, &j, 2))
+			return (0);
+		i = j;
+	}
+	*ip = i;
+	return (1);
+}
+
+/*
+ * Step over a printk time (and caller id) that a syslog daemon kept at
+ * the start of the message, as rsyslog's imklog does: "kernel: [ 1.2] ".
+ */
+static void
+fr_kernts(const uint8_t *b, size_t n, struct kl_frame *f)
+{
+	size_t i = f->msg;
+
+	if (i < n && b[i] == '[' && fr_dmesg(b, n, &i, f, NULL))
+		f->msg = i;
+}
+
+/*
+ * Frame the rest of a syslog line from b[i], after its time:
+ * "host tag[pid]: msg".  The message starts after the tag; with no tag,
+ * after the host, so that a hostname is never scanned.  A busybox
+ * "kern.info" priority between the host and the tag gives the level.
+ * len is the whole line: a header cut by the window n scans from the
+ * field that was cut.
+ */
+static void
+fr_syslog(const uint8_t *b, size_t n, size_t len, size_t i, struct kl_frame *f)
+{
+	size_t h = i, t, d;
+	int lv;
+
+	f->kind = KL_LINE_SYSLOG;
+	while (i < n && b[i] != ' ')
+		i++;
+	if (i == n) {
+		f->msg = n == len ? n : h;
+		return;
+	}
+	if (i > h && b[i - 1] == ':') {
+		/* No hostname: "Jan  2 03:04:05 kernel: msg". */
+		f->msg = i + 1;
+		fr_kernts(b, n, f);
+		return;
+	}
+	t = ++i;
+	/* busybox syslogd: "host kern.info kernel: msg". */
+	while (i < n && (c_lower(b[i]) || c_digit(b[i])))
+		i++;
+	if (i > t && i < n && b[i] == '.' &&
+	    fr_lookup(fr_facs, sizeof(fr_facs) / sizeof(fr_facs[0]), b + t,
+		i - t) >= 0) {
+		d = ++i;
+		while (i < n && c_lower(b[i]))
+			i++;
+		lv = fr_lookup(fr_levels,
+		    sizeof(fr_levels) / sizeof(fr_levels[0]), b + d, i - d);
+		if (lv >= 0 && i < n && b[i] == ' ') {
+			f->level = lv;
+			t = ++i;
+		}
+	}
+	i = t;
+	while (i < n && b[i] != ' ')
+		i++;
+	if (i > t && b[i - 1] == ':' && (i < n || n == len)) {
+		f->msg = i;
+		fr_ch(b, n, &f->msg, ' ');
+		fr_kernts(b, n, f);
+	} else
+		f->msg = t;
+}
+
+/*
+ * Frame an RFC 5424 line from b[i], just after "<PRI>1 ":
+ * "TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD [BOM]MSG".  Returns 0
+ * when the time is not one, so the line is something else.  Past the
+ * time, a field that does not parse (or is cut by the window) is where
+ * scanning starts.
+ */
+static int
+fr_rfc5424(const uint8_t *b, size_t n, size_t len, size_t i, struct kl_frame *f)
+{
+	size_t k, sd;
+	int comma, q;
+
+	if (!fr_ch(b, n, &i, '-') && !fr_tsiso(b, n, &i, &comma))
+		return (0);
+	if (!fr_ch(b, n, &i, ' '))
+		return (0);
+	f->kind = KL_LINE_RFC5424;
+	/* HOSTNAME, APP-NAME, PROCID, MSGID: PRINTUSASCII runs. */
+	for (k = 0; k < 4; k++) {
+		sd = i;
+		while (i < n && b[i] > ' ' && b[i] < 0x7f)
+			i++;
+		if (i == sd || !fr_ch(b, n, &i, ' ')) {
+			f->msg = sd;
+			return (1);
+		}
+	}
+	sd = i;
+	if (!fr_ch(b, n, &i, '-')) {
+		if (i >= n || b[i] != '[') {
+			f->msg = sd;
+			return (1);
+		}
+		/* SD-ELEMENTs: '"', '\' and ']' are escaped in values. */
+		while (i < n && b[i] == '[') {
+			for (q = 0, i++; i < n; i++) {
+				if (q && b[i] == '\\')
+					i++;
+				else if (b[i] == '"')
+					q = !q;
+				else if (!q && b[i] == ']')
+					break;
+			}
+			if (i >= n) {
+				f->msg = sd;
+				return (1);
+			}
+			i++;
+		}
+	}
+	if (i == n) {
+		f->msg = n == len ? n : sd;
+		return (1);
+	}
+	if (!fr_ch(b, n, &i, ' ')) {
+		f->msg = sd;
+		return (1);
+	}
+	if (n - i >= 3 && b[i] == 0xef && b[i + 1] == 0xbb && b[i + 2] == 0xbf)
+		i += 3;
+	f->msg = i;
+	fr_kernts(b, n, f);
+	return (1);
+}
+
+/*
+ * Frame a line that starts with "<N>": dmesg -r, the RFC 3164 wire form,
+ * RFC 5424, or a bare syslog(2) level.  The level is N & 7.
+ */
+static void
+fr_pri(const uint8_t *b, size_t n, size_t len, struct kl_frame *f)
+{
+	size_t i = 1, j;
+	uint64_t pri;
+	int comma;
+
+	if (fr_num(b, n, &i, 3, &pri) == 0 || !fr_ch(b, n, &i, '>'))
+		return;
+	f->level = (int)(pri & 7);
+	j = i;
+	if (i + 1 < n && b[i] == '1' && b[i + 1] == ' ' &&
+	    fr_rfc5424(b, len < RFC5424_WIN ? len : RFC5424_WIN, len, i + 2, f))
+		return;
+	if ((fr_ts3164(b, n, &j) || fr_tsiso(b, n, &j, &comma)) &&
+	    fr_ch(b, n, &j, ' ')) {
+		fr_syslog(b, n, len, j, f);
+		return;
+	}
+	f->kind = KL_LINE_DMESG_RAW;
+	f->msg = i;
+	if (i < n && b[i] == '[')
+		fr_kernts(b, n, f);
+}
+
+/*
+ * Frame a /dev/kmsg record "prio,seq,usec,flags[,caller=T1][,...];msg".
+ * Fields after the flags are ignored, as the ABI asks.
+ */
+static int
+fr_kmsg(const uint8_t *b, size_t n, struct kl_frame *f)
+{
+	size_t i = 0, j;
+	uint64_t pri, seq, us;
+
+	if (fr_num(b, n, &i, 4, &pri) == 0 || !fr_ch(b, n, &i, ',') ||
+	    fr_num64(b, n, &i, &seq) == 0 || !fr_ch(b, n, &i, ',') ||
+	    fr_num64(b, n, &i, &us) == 0 || !fr_ch(b, n, &i, ','))
+		return (0);
+	for (j = i; i < n && b[i] != ';'; i++)
+		continue;
+	if (i == j || i >= n)
+		return (0);
+	f->kind = KL_LINE_KMSG;
+	f->msg = i + 1;
+	f->level = (int)(pri & 7);
+	f->has_ts = 1;
+	f->ts_us = us;
+	return (1);
+}
+
+/* Frame a dmesg -x line "kern  :info  : [    1.234567] msg". */
+static int
+fr_dmesgx(const uint8_t *b, size_t n, struct kl_frame *f)
+{
+	size_t i = 0, j;
+	int lv;
+
+	while (i < n && (c_lower(b[i]) || c_digit(b[i])))
+		i++;
+	if (fr_lookup(fr_facs, sizeof(fr_facs) / sizeof(fr_facs[0]), b, i) < 0)
+		return (0);
+	fr_spaces(b, n, &i);
+	if (!fr_ch(b, n, &i, ':'))
+		return (0);
+	j = i;
+	while (i < n && c_lower(b[i]))
+		i++;
+	lv = fr_lookup(
+	    fr_levels, sizeof(fr_levels) / sizeof(fr_levels[0]), b + j, i - j);
+	if (lv < 0)
+		return (0);
+	fr_spaces(b, n, &i);
+	if (!fr_ch(b, n, &i, ':') || !fr_ch(b, n, &i, ' '))
+		return (0);
+	f->kind = KL_LINE_DMESG;
+	f->level = lv;
+	f->msg = i;
+	fr_kernts(b, n, f);
+	return (1);
+}
+
+/*
+ * Frame a journalctl marker: "-- Boot 0123abcd... --", "-- Reboot --",
+ * "-- Logs begin at ... --".  Nothing in it is scanned: a boot id is 32
+ * hex digits.
+ */
+static int
+fr_mark(const uint8_t *b, size_t len, struct kl_frame *f)
+{
+	if (len < 7 || len > FRAME_WIN || b[1] != '-' || b[2] != ' ' ||
+	    b[len - 3] != ' ' || b[len - 2] != '-' || b[len - 1] != '-')
+		return (0);
+	f->kind = KL_LINE_JOURNAL_MARK;
+	f->msg = len;
+	f->boot = kl_startswith(b, len, KL_LIT("-- Boot ")) ||
+	    (len == sizeof("-- Reboot --") - 1 &&
+		kl_startswith(b, len, KL_LIT("-- Reboot --")));
+	return (1);
+}
+
+/* Frame a line starting with a digit: kmsg, dmesg iso, RFC 3339 syslog. */
+static void
+fr_digit(const uint8_t *b, size_t n, size_t len, struct kl_frame *f)
+{
+	size_t i = 0;
+	int comma;
+
+	if (fr_kmsg(b, n, f))
+		return;
+	if (!fr_tsiso(b, n, &i, &comma) || !fr_ch(b, n, &i, ' '))
+		return;
+	if (comma) {
+		/* dmesg --time-format iso: the message follows. */
+		f->kind = KL_LINE_DMESG;
+		f->msg = i;
+	} else
+		fr_syslog(b, n, len, i, f);
+}
+
+/*
+ * A plain line may hold a banner behind junk the framing does not take
+ * (console escapes, a mail quote): "...\e[2J[    0.000000] Linux version".
+ */
+static int
+fr_banner(const uint8_t *b, size_t n)
+{
+	const uint8_t *p = b, *e = b + n;
+
+	while ((p = memchr(p, ']', (size_t)(e - p))) != NULL) {
+		p++;
+		if (kl_startswith(
+			p, (size_t)(e - p), KL_LIT(" Linux version ")))
+			return (1);
+	}
+	return (0);
+}
+
+/* Frame b[0..len), len > 0, by the shape its first bytes have. */
+static void
+fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
+    enum kl_format format, struct kl_frame *f)
+{
+	size_t n = len < FRAME_WIN ? len : FRAME_WIN;
+	int plain;
+
+	if (b[0] == ' ' &&
+	    (prev == KL_LINE_KMSG || prev == KL_LINE_KMSG_CONT)) {
+		f->kind = KL_LINE_KMSG_CONT;
+		f->msg = 1;
+		return;
+	}
+	if (format == KL_FORMAT_KMSG) {
+		fr_kmsg(b, n, f);
+		return;
+	}
+	if (b[0] == '[') {
+		if (fr_dmesg(b, n, &f->msg, f, &plain)) {
+			f->kind = KL_LINE_DMESG;
+			if (plain)
+				f->msg = fr_jmono(b, n, f->msg);
+		}
+	} else if (b[0] == '<')
+		fr_pri(b, n, len, f);
+	else if (c_digit(b[0]))
+		fr_digit(b, n, len, f);
+	else if (b[0] >= 'A' && b[0] <= 'Z') {
+		if (fr_ts3164(b, n, &f->msg) && fr_ch(b, n, &f->msg, ' '))
+			fr_syslog(b, n, len, f->msg, f);
+	} else if (c_lower(b[0]))
+		fr_dmesgx(b, n, f);
+	else if (b[0] == '-')
+		fr_mark(b, len, f);
+}
+
+/*
+ * Frame one line (without its '\n'): fill f with the line kind, the
+ * offset of the message, the level, the kernel time and the boot mark.
+ * prev is the kind of the line before (for kmsg continuation lines).
+ */
+void
+kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
+    enum kl_format format, struct kl_frame *f)
+{
+	const uint8_t *b = line;
+	size_t o = 0;
+
+	f->kind = KL_LINE_PLAIN;
+	f->msg = 0;
+	f->level = -1;
+	f->has_ts = 0;
+	f->ts_us = 0;
+	f->boot = 0;
+	if (line == NULL || len == 0)
+		return;
+	if (b[len - 1] == '\r')
+		len--;
+	/* A UTF-8 BOM at the start of a file. */
+	if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
+		o = 3;
+		b += o;
+		len -= o;
+	}
+	if (len > 0)
+		fr_kind(b, len, prev, format, f);
+	if (f->kind == KL_LINE_PLAIN) {
+		/* Whatever a failed match left there. */
+		f->msg = 0;
+		f->level = -1;
+		f->has_ts = 0;
+		f->ts_us = 0;
+		f->boot = kl_startswith(b, len, KL_LIT("Linux version ")) ||
+		    fr_banner(b, len < FRAME_WIN ? len : FRAME_WIN);
+		return;
+	}
+	if (f->kind != KL_LINE_JOURNAL_MARK &&
+	    kl_startswith(b + f->msg, len - f->msg, KL_LIT("Linux version ")))
+		f->boot = 1;
+	f->msg += o;
+}
