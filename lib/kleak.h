@@ -245,6 +245,8 @@ enum kl_format {
 	KL_FORMAT_AUTO = 0,
 	KL_FORMAT_TEXT,		/* any text log, framing per line */
 	KL_FORMAT_KMSG,		/* /dev/kmsg records */
+	KL_FORMAT_EXPORT,	/* journalctl -o export */
+	KL_FORMAT_JSON,		/* journalctl -o json / json-seq */
 };
 
 /* Matching engines (--engine). */
@@ -296,6 +298,20 @@ struct kl_finding {
 	const uint8_t		*ltext;		/* the line, or the kept part */
 	size_t			 llen;
 	uint64_t		 lcol;		/* 1-based column of ltext[0] */
+	const struct kl_record	*record;	/* journal field, or NULL */
+};
+
+/*
+ * A journal field scanned as a record of its own: lines and columns
+ * count within the field's value, offsets are in the unit (the stream).
+ */
+struct kl_record {
+	uint64_t	 offset;	/* unit offset of the value's first byte */
+	uint64_t	 entry;		/* entry index in the unit, 0-based */
+	const char	*field;		/* field name, NUL-terminated */
+	const char	*cursor;	/* __CURSOR of the entry, or NULL */
+	uint64_t	 realtime;	/* __REALTIME_TIMESTAMP, 0 when none */
+	int		 exact;		/* offsets map 1:1 to stream bytes */
 };
 
 /* Counters of one scan. */
@@ -371,6 +387,84 @@ int		 kl_scan_end(struct kl_scan *, struct kl_error *);
 void		 kl_scan_reset(struct kl_scan *);
 const struct kl_stats *kl_scan_stats(const struct kl_scan *);
 void		 kl_scan_free(struct kl_scan *);
+int		 kl_scan_record_begin(struct kl_scan *,
+		     const struct kl_record *, struct kl_error *);
+int		 kl_scan_record_end(struct kl_scan *, struct kl_error *);
+int		 kl_scan_new_boot(struct kl_scan *);
+
+/* Limits of the input layer (input.c); 0 means the default. */
+struct kl_limits {
+	unsigned	 max_depth;	/* nesting of archives/compressors: 8 */
+	uint64_t	 max_member;	/* bytes of one member, expanded */
+	uint64_t	 max_ratio;	/* expanded bytes per input byte */
+	uint64_t	 max_total;	/* expanded bytes per input */
+};
+
+/* What a unit holds, decided from its first bytes. */
+enum kl_unit_kind {
+	KL_UNIT_TEXT = 0,	/* a text log */
+	KL_UNIT_EXPORT,		/* journalctl -o export stream */
+	KL_UNIT_JSON,		/* journalctl -o json / json-seq */
+	KL_UNIT_JOURNAL,	/* native journal file (needs libsystemd) */
+	KL_UNIT_BINARY,		/* none of these: skipped, counted */
+};
+
+/* A unit: a file, stdin, or a member (of a member ...) of an archive. */
+struct kl_unit {
+	const char		*path;		/* the input's display name */
+	const char *const	*members;	/* member chain, outermost first */
+	size_t			 nmembers;
+	enum kl_unit_kind	 kind;
+	const char		*filter;	/* "gzip", "xz", ... or NULL */
+};
+
+/*
+ * Callbacks of the input layer, in order: begin, data (any number of
+ * times), end (with the error that cut the unit short, or NULL).  A
+ * callback returning non-zero stops the input.
+ */
+struct kl_input_ops {
+	void	*arg;
+	int	(*begin)(void *, const struct kl_unit *);
+	int	(*data)(void *, const struct kl_unit *, const void *, size_t);
+	int	(*end)(void *, const struct kl_unit *, const struct kl_error *);
+};
+
+/* A journal entry, whole: its fields in stream order. */
+struct kl_jfield {
+	const char	*name;		/* NUL-terminated */
+	const uint8_t	*data;		/* decoded value */
+	size_t		 len;
+	uint64_t	 offset;	/* stream offset of the value */
+	int		 exact;		/* data[i] is stream byte offset + i */
+};
+struct kl_jentry {
+	uint64_t		 index;		/* 0-based */
+	uint64_t		 offset;	/* stream offset of the entry */
+	const char		*cursor;	/* or NULL */
+	uint64_t		 realtime;	/* or 0 */
+	const char		*boot_id;	/* or NULL */
+	const struct kl_jfield	*fields;
+	size_t			 nfields;
+};
+struct kl_journal_ops {
+	void	*arg;
+	int	(*entry)(void *, const struct kl_jentry *);
+};
+struct kl_journal;
+
+/* input.c */
+int		 kl_input_fd(int, const char *, const struct kl_limits *,
+		     const struct kl_input_ops *, struct kl_error *);
+enum kl_unit_kind kl_input_sniff(const uint8_t *, size_t);
+
+/* journal.c */
+struct kl_journal *kl_journal_new(enum kl_unit_kind,
+		     const struct kl_journal_ops *, struct kl_error *);
+int		 kl_journal_feed(struct kl_journal *, const void *, size_t,
+		     struct kl_error *);
+int		 kl_journal_end(struct kl_journal *, struct kl_error *);
+void		 kl_journal_free(struct kl_journal *);
 
 /* escape.c */
 size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);

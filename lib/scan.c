@@ -44,6 +44,10 @@ struct pend {
 	uint64_t	 offset;
 	uint64_t	 lcol;		/* column of the copy's first byte */
 	unsigned	 flags;		/* KL_F_*_CUT */
+	int		 has_rec;	/* rec holds a copy of the record */
+	struct kl_record rec;
+	size_t		 field;		/* arena offsets of rec's strings */
+	size_t		 cursor;
 };
 
 struct kl_scan {
@@ -90,6 +94,8 @@ struct kl_scan {
 	size_t			 arenalen;
 	size_t			 arenacap;
 
+	const struct kl_record	*rec;		/* journal field being scanned */
+
 	struct kl_stats		 st;
 	struct kl_token		 toks[TOKS];
 };
@@ -127,12 +133,12 @@ set_arch(struct kl_scan *sc, enum kl_arch_id id)
 static int
 emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
     int msg_head, const struct kl_token *t, uint64_t line, uint64_t column,
-    uint64_t offset, uint64_t lcol, unsigned flags)
+    uint64_t offset, uint64_t lcol, unsigned flags,
+    const struct kl_record *rec)
 {
 	struct kl_ctx ctx;
 	struct kl_verdict v;
 	struct kl_finding f;
-	const struct kl_arch *a;
 	size_t lo, hi;
 
 	if ((arch_widths(sc->arch) & (t->len == 16 ? 2 : 1)) == 0)
@@ -146,14 +152,7 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	ctx.toklen = t->len;
 	ctx.prefix = t->prefix;
 	ctx.msg_head = msg_head;
-	a = kl_arch_get(sc->arch);
-	if (a != NULL && (a->flags & KL_ARCH_CONTEXT_ONLY)) {
-		memset(&v, 0, sizeof(v));
-		v.suppressed = KL_SUP_CONTEXT_ONLY;
-		v.arch = sc->arch;
-		v.rule = "context-only";
-	} else
-		kl_classify(&sc->layout, &sc->anchors, &ctx, t->value, &v);
+	kl_classify(&sc->layout, &sc->anchors, &ctx, t->value, &v);
 	if (v.suppressed == KL_SUP_NONE) {
 		if (v.flags & KL_V_ANCHOR)
 			kl_anchors_add(&sc->anchors, v.region, t->value);
@@ -199,6 +198,7 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	f.ltext = lb + lo;
 	f.llen = hi - lo;
 	f.lcol = lcol + lo;
+	f.record = rec;
 	if (sc->sink.finding(sc->sink.arg, &f) != 0) {
 		sc->stopped = 1;
 		return (1);
@@ -216,8 +216,14 @@ flush_pending(struct kl_scan *sc)
 
 	for (i = 0; i < sc->npend && rc == 0; i++) {
 		p = &sc->pend[i];
+		if (p->has_rec) {
+			p->rec.field = (const char *)sc->arena + p->field;
+			p->rec.cursor = p->cursor == SIZE_MAX ? NULL :
+			    (const char *)sc->arena + p->cursor;
+		}
 		rc = emit(sc, sc->arena + p->off, p->len, p->msg, p->msg_head,
-		    &p->tok, p->line, p->column, p->offset, p->lcol, p->flags);
+		    &p->tok, p->line, p->column, p->offset, p->lcol, p->flags,
+		    p->has_rec ? &p->rec : NULL);
 	}
 	sc->npend = 0;
 	sc->arenalen = 0;
@@ -271,7 +277,7 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
     uint64_t offset, uint64_t lcol, unsigned flags, struct kl_error *err)
 {
 	struct pend *p;
-	size_t lo = 0, hi = ll, n;
+	size_t lo = 0, hi = ll, n, fl = 0, cl = 0, need;
 
 	if (ll > LTEXT_MAX) {
 		if (t->start > LTEXT_SIDE) {
@@ -285,15 +291,21 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 		}
 	}
 	n = hi - lo;
-	if (sc->npend >= PEND_TOKENS || sc->arenalen + n > PEND_BYTES) {
+	if (sc->rec != NULL) {
+		fl = strlen(sc->rec->field) + 1;
+		cl = sc->rec->cursor != NULL ? strlen(sc->rec->cursor) + 1 : 0;
+	}
+	need = n + fl + cl;
+	if (sc->npend >= PEND_TOKENS || sc->arenalen + need > PEND_BYTES) {
 		if (decide(sc, 0) != 0)
 			return (1);
 		return (emit(sc, lb, ll, msg, msg_head, t, line, column,
-		    offset, lcol, flags));
+		    offset, lcol, flags, sc->rec));
 	}
 	if (grow((void **)&sc->pend, &sc->pendcap, sc->npend + 1,
 	    sizeof(*sc->pend)) == -1 ||
-	    grow((void **)&sc->arena, &sc->arenacap, sc->arenalen + n, 1) == -1) {
+	    grow((void **)&sc->arena, &sc->arenacap, sc->arenalen + need,
+	    1) == -1) {
 		kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
 		return (-1);
 	}
@@ -311,6 +323,19 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	p->lcol = lcol + lo;
 	p->flags = flags;
 	sc->arenalen += n;
+	p->has_rec = sc->rec != NULL;
+	if (p->has_rec) {
+		p->rec = *sc->rec;
+		p->field = sc->arenalen;
+		memcpy(sc->arena + sc->arenalen, sc->rec->field, fl);
+		sc->arenalen += fl;
+		p->cursor = SIZE_MAX;
+		if (cl > 0) {
+			p->cursor = sc->arenalen;
+			memcpy(sc->arena + sc->arenalen, sc->rec->cursor, cl);
+			sc->arenalen += cl;
+		}
+	}
 	return (0);
 }
 
@@ -460,7 +485,7 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 			} else
 				rc = emit(sc, lb, ll, msg, msg_head, &t,
 				    sc->lineno, abs - sc->ls_abs + 1, abs,
-				    lcol, flags);
+				    lcol, flags, sc->rec);
 			if (rc != 0)
 				return (rc);
 		}
@@ -619,6 +644,7 @@ kl_scan_reset(struct kl_scan *sc)
 	memset(&sc->st, 0, sizeof(sc->st));
 	sc->st.boots = 1;
 	sc->prior = KL_ARCH_AUTO;
+	sc->rec = NULL;
 	kl_detect_init(&sc->det);
 	if (sc->opt->arch != KL_ARCH_AUTO)
 		set_arch(sc, sc->opt->arch);
@@ -692,4 +718,54 @@ kl_scan_free(struct kl_scan *sc)
 	free(sc->pend);
 	free(sc->arena);
 	free(sc);
+}
+
+/* Forget the window: the next bytes start a new line at unit offset off. */
+static void
+restart_at(struct kl_scan *sc, uint64_t off)
+{
+	sc->len = sc->done = 0;
+	sc->base = off;
+	sc->skip_alnum = 0;
+	line_start(sc, 0);
+}
+
+/*
+ * Scan the following bytes as one journal field: lines restart at 1,
+ * offsets start at rec->offset.  rec must stay valid until record_end.
+ */
+int
+kl_scan_record_begin(struct kl_scan *sc, const struct kl_record *rec,
+    struct kl_error *err)
+{
+	(void)err;
+	if (sc->stopped)
+		return (1);
+	sc->rec = rec;
+	sc->lineno = 0;
+	restart_at(sc, rec->offset);
+	return (0);
+}
+
+/* The field is complete: scan its last line.  Returns as feed. */
+int
+kl_scan_record_end(struct kl_scan *sc, struct kl_error *err)
+{
+	int rc;
+
+	if (sc->stopped)
+		return (1);
+	rc = process(sc, 1, err);
+	sc->rec = NULL;
+	restart_at(sc, sc->base + sc->len);
+	return (rc);
+}
+
+/* The input says a new boot starts here (journal _BOOT_ID change). */
+int
+kl_scan_new_boot(struct kl_scan *sc)
+{
+	if (sc->seg_lines == 0)
+		return (0);
+	return (new_segment(sc));
 }
