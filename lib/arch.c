@@ -928,3 +928,47 @@ kl_confidence_name(enum kl_confidence c)
 		return ("invalid");
 	return (names[c]);
 }
+
+/*
+ * Refine a layout with the kernel version the log gave (kver as in
+ * struct kl_detect, 0 when unknown).  arm64 v5.4-v6.4 without KASLR ran
+ * the image from PAGE_END + 128 MiB (5.16+, and 5.4/5.10/5.15 stable
+ * with b89ddf4cca43) or + 256 MiB (before): the first 128 MiB stay
+ * "modules" (BPF JIT or modules), the next 640 MiB become the image.
+ */
+void
+kl_arch_refine(struct kl_layout *l, int kver)
+{
+	struct kl_arch_region *r;
+	size_t i;
+
+	if (l == NULL || l->arch == NULL || kver < 0x050400 ||
+	    kver >= 0x060500 || l->n + 1 > KL_LAYOUT_MAX)
+		return;
+	switch (l->arch->id) {
+	case KL_ARCH_ARM64:
+	case KL_ARCH_ARM64_39:
+	case KL_ARCH_ARM64_42:
+	case KL_ARCH_ARM64_47:
+	case KL_ARCH_ARM64_52:
+		break;
+	default:
+		return;
+	}
+	for (i = 0; i < l->n; i++) {
+		r = &l->row[i];
+		if (r->region != KL_REGION_MODULES ||
+		    r->hi - r->lo + 1 != U64(0x80000000))
+			continue;
+		memmove(r + 2, r + 1, (l->n - i - 1) * sizeof(*r));
+		l->n++;
+		r[1] = r[0];
+		r[0].hi = r[0].lo + U64(0x8000000) - 1;
+		r[0].what = "BPF JIT or modules (v5.4-v6.4)";
+		r[1].lo = r[0].hi + 1;
+		r[1].region = KL_REGION_TEXT;
+		r[1].what = "kernel image without KASLR (v5.4-v6.4), "
+		    "or modules";
+		return;
+	}
+}

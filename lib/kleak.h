@@ -351,6 +351,8 @@ const struct kl_arch	*kl_arch_at(size_t);
 int			 kl_arch_parse(const char *, enum kl_arch_id *);
 uint64_t		 kl_arch_untag(enum kl_arch_id, uint64_t);
 
+void			 kl_arch_refine(struct kl_layout *, int);
+
 /* detect.c */
 void		 kl_detect_init(struct kl_detect *);
 void		 kl_detect_line(struct kl_detect *, const uint8_t *, size_t);

@@ -124,6 +124,7 @@ set_arch(struct kl_scan *sc, enum kl_arch_id id)
 	sc->decided = 1;
 	if (kl_arch_layout(id, sc->opt->page_offset, &sc->layout, &err) == -1)
 		(void)kl_arch_layout(KL_ARCH_AUTO, 0, &sc->layout, &err);
+	kl_arch_refine(&sc->layout, sc->det.kver);
 	if (id != KL_ARCH_AUTO)
 		sc->prior = id;
 	sc->st.arch = id;

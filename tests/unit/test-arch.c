@@ -879,10 +879,42 @@ t_names(void **state)
 	assert_int_equal(id, KL_ARCH_RISCV64_SV57);
 }
 
+/* kl_arch_refine: the arm64 v5.4-v6.4 image window, from the version. */
+static void
+test_refine_arm64(void **state)
+{
+	struct kl_layout l;
+	struct kl_region_hit h;
+	struct kl_error err;
+
+	(void)state;
+	/* boot/OrangePi5-OpenCL__dmesg.txt:507, Linux 5.10.110, 39-bit VAs */
+	assert_int_equal(kl_arch_layout(KL_ARCH_ARM64_39, 0, &l, &err), 0);
+	kl_arch_refine(&l, 0x050a6e);
+	kl_arch_lookup(&l, UINT64_C(0xffffffc01108a1f0), &h);
+	assert_int_equal(h.region, KL_REGION_TEXT);
+	kl_arch_lookup(&l, UINT64_C(0xffffffc007ffffff), &h);
+	assert_int_equal(h.region, KL_REGION_MODULES);
+	kl_arch_lookup(&l, UINT64_C(0xffffffc008000000), &h);
+	assert_int_equal(h.region, KL_REGION_TEXT);
+	kl_arch_lookup(&l, UINT64_C(0xffffffc080000000), &h);
+	assert_int_equal(h.region, KL_REGION_VMALLOC);
+	/* v6.5+ keeps 2 GiB of modules; x86_64 is never touched. */
+	assert_int_equal(kl_arch_layout(KL_ARCH_ARM64_39, 0, &l, &err), 0);
+	kl_arch_refine(&l, 0x060600);
+	kl_arch_lookup(&l, UINT64_C(0xffffffc01108a1f0), &h);
+	assert_int_equal(h.region, KL_REGION_MODULES);
+	assert_int_equal(kl_arch_layout(KL_ARCH_X86_64, 0, &l, &err), 0);
+	kl_arch_refine(&l, 0x050a00);
+	kl_arch_lookup(&l, UINT64_C(0xffffffffc0001000), &h);
+	assert_int_equal(h.region, KL_REGION_MODULES);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refine_arm64),
 		cmocka_unit_test(t_all_rows),
 		cmocka_unit_test(t_x86_64),
 		cmocka_unit_test(t_x86_64_l5),
