@@ -289,6 +289,7 @@ static const char *const sup_names[KL_SUP_COUNT] = {
 	[KL_SUP_NULL] = "null",
 	[KL_SUP_ERR_PTR] = "err-ptr",
 	[KL_SUP_MASK] = "mask",
+	[KL_SUP_CONSTANT] = "constant",
 	[KL_SUP_VSYSCALL] = "vsyscall",
 	[KL_SUP_POISON] = "poison",
 	[KL_SUP_UUID] = "uuid",
@@ -837,6 +838,16 @@ value_lookalike(uint64_t v, unsigned width, int rawlabel)
 	inv = ~v & all;
 	if ((inv & (inv + 1)) == 0)
 		return (KL_SUP_MASK);
+	/*
+	 * The last address of a region: a mask minus one with at least 20
+	 * trailing ones (ffffffffbfffffff, the end of the x86_64 relocation
+	 * range).  A real pointer ending in 20 one bits is vanishingly rare.
+	 */
+	if ((v & 0xfffff) == 0xfffff) {
+		inv = ~(v + 1) & all;
+		if ((inv & (inv + 1)) == 0)
+			return (KL_SUP_MASK);
+	}
 	return (KL_SUP_NONE);
 }
 
@@ -1093,6 +1104,14 @@ shape_lookalike(const struct kl_ctx *c, enum ck kind)
 {
 	enum kl_suppress why;
 
+	/*
+	 * "Kernel Offset: 0x%lx from 0x%lx (relocation range: ...)" prints
+	 * the offset (a layout disclosure of its own) and link-time
+	 * constants: __START_KERNEL, KIMAGE_VADDR, the relocation range.
+	 */
+	if (c->msg_head && c->tok < 64 &&
+	    kl_startswith(c->msg, c->len, KL_LIT("Kernel Offset: ")))
+		return (KL_SUP_CONSTANT);
 	if (uuid_shape(c))
 		return (KL_SUP_UUID);
 	if ((why = netaddr_shape(c)) != KL_SUP_NONE)

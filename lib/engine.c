@@ -44,6 +44,16 @@ kl_engine_new(const struct kl_options *opt, struct kl_error *err)
 		return (NULL);
 	}
 	e->opt = *opt;
+	if (opt->page_offset != 0) {
+		struct kl_layout l;
+
+		/* Reject a bad --page-offset now, not silently per input. */
+		if (kl_arch_layout(opt->arch == KL_ARCH_AUTO ? KL_ARCH_I386 :
+		    opt->arch, opt->page_offset, &l, err) == -1) {
+			free(e);
+			return (NULL);
+		}
+	}
 	if (e->opt.window == 0)
 		e->opt.window = 1024 * 1024;
 	if (e->opt.window < 64)

@@ -88,6 +88,7 @@ enum kl_suppress {
 	KL_SUP_HEXDUMP,		/* part of a byte dump (%ph, Code:) */
 	KL_SUP_HASH,		/* part of a longer hash or id */
 	KL_SUP_CONTEXT_ONLY,	/* arch cannot classify values (s390x, sparc64) */
+	KL_SUP_CONSTANT,	/* a link-time layout constant (Kernel Offset:) */
 	KL_SUP_COUNT
 };
 
@@ -401,6 +402,7 @@ struct kl_limits {
 	uint64_t	 max_ratio;	/* expanded bytes per input byte */
 	uint64_t	 max_total;	/* expanded bytes per input */
 };
+#define KL_INPUT_DEPTH_MAX 64	/* largest max_depth kl_input_fd() takes */
 
 /* What a unit holds, decided from its first bytes. */
 enum kl_unit_kind {
@@ -448,10 +450,31 @@ struct kl_jentry {
 	const char		*boot_id;	/* or NULL */
 	const struct kl_jfield	*fields;
 	size_t			 nfields;
+	int			 partial;	/* cut short by damage or a
+						   limit: what came before */
 };
+/*
+ * Callbacks of a journal parser.  error (may be NULL) gets each format
+ * error the parser recovers from, before the damaged entry's partial
+ * delivery; without it they are counted and kl_journal_end returns -1
+ * with the first.  A callback returning non-zero stops the parse.
+ */
 struct kl_journal_ops {
 	void	*arg;
 	int	(*entry)(void *, const struct kl_jentry *);
+	int	(*error)(void *, const struct kl_error *);
+};
+/* Counters of a journal parser. */
+struct kl_jstats {
+	uint64_t	 entries;	/* entries seen, damaged ones too */
+	uint64_t	 delivered;	/* entries given to ops->entry */
+	uint64_t	 partial;	/* of those, cut short */
+	uint64_t	 errors;	/* format errors */
+	uint64_t	 skipped;	/* bytes passed over: resynchronising,
+					   binary data not stored */
+	uint64_t	 nulls;		/* JSON null values (journalctl -o json
+					   writes fields >= 4 KiB as null
+					   unless --all) */
 };
 struct kl_journal;
 
@@ -461,12 +484,23 @@ int		 kl_input_fd(int, const char *, const struct kl_limits *,
 enum kl_unit_kind kl_input_sniff(const uint8_t *, size_t);
 
 /* journal.c */
+#define KL_JOURNAL_ENTRY_MAX	(64u << 20)	/* bytes of names and values
+						   of one entry */
+#define KL_JOURNAL_FIELDS_MAX	4096u		/* fields of one entry */
+#define KL_JOURNAL_SKIP_MAX	(768u << 20)	/* longer binary lengths are
+						   damage (systemd's
+						   DATA_SIZE_MAX) */
 struct kl_journal *kl_journal_new(enum kl_unit_kind,
 		     const struct kl_journal_ops *, struct kl_error *);
 int		 kl_journal_feed(struct kl_journal *, const void *, size_t,
 		     struct kl_error *);
 int		 kl_journal_end(struct kl_journal *, struct kl_error *);
+const struct kl_jstats *kl_journal_stats(const struct kl_journal *);
 void		 kl_journal_free(struct kl_journal *);
+
+/* journal-native.c */
+int		 kl_journal_native(const char *, const struct kl_journal_ops *,
+		     struct kl_error *);
 
 /* escape.c */
 size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);

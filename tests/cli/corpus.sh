@@ -206,7 +206,8 @@ is "$(q field 372 1 unhashed)" true "$f: findings say hashing is off (line 22)"
 is "$(q at 830 86)" "none mask ffffffff80000000" \
     "$f: 830:86 the relocation range start is a mask"
 is "$(q sup err-ptr)" 6 "$f: 6 err-ptr look-alikes"
-is "$(q sup mask)" 3 "$f: 3 mask look-alikes"
+is "$(q sup mask)" 4 "$f: 4 mask look-alikes (830:86 and 830:105 the relocation range)"
+is "$(q sup constant)" 1 "$f: 830:48 __START_KERNEL on the Kernel Offset line is a constant"
 todo_is "$(q pos l=830)" "830:33" \
     "$f: line 830 discloses the slide 0x4c00000, not the constants" \
     "reports 0xffffffff81000000 (__START_KERNEL) and 0xffffffffbfffffff (range end), misses Kernel Offset: 0x4c00000"
@@ -403,11 +404,9 @@ is "$(q list)" "$(norm "$exp")" "$f (--arch ppc64): NIP/LR/GPRs/frames, [mpt3sas
 is "$(q at 70 31)" "modules - c00800000fb917b8" "$f: 70:31 a [mpt3sas] frame"
 scan "$TESTDATA/$f"
 is "$(q cands)" 79 "$f: 79 candidates in all"
-todo_is "$(q arch)" ppc64 "$f: detected arch" \
-    "unknown: the '> kernel: ' prefix hides NIP:/REGS:/MSR: from --arch auto"
-todo_is "$(q list)" "$(norm "$exp")" "$f: auto finds the 52 kernel addresses" \
-    "none found: in the 64-bit union c000... values are non-canonical"
-todo_is "$STATUS" 1 "$f: exit status" "0: no leak found"
+is "$(q arch)" ppc64 "$f: detected arch through the '> kernel: ' quoting"
+is "$(q list)" "$(norm "$exp")" "$f: auto finds the 52 kernel addresses"
+is "$STATUS" 1 "$f: exit status"
 
 # ppc32: linuxppc-dev mail, an MPC8544 (e500v2) 6.11 WARNING.
 f=ppc32-linuxppc-dev-6.11-e500-warn.eml

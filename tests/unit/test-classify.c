@@ -103,6 +103,11 @@ static const struct tcase cases[] = {
 	  KL_ARCH_X86_64, NOPO, "Kernel Offset: 0x4c00000 from "
 	  "0xffffffff81000000 (relocation range: "
 	  "0xffffffff80000000-0xffffffffbfffffff)",
+	  "ffffffff81000000", 0, REG(NONE), SUP(CONSTANT), CONF(HIGH),
+	  "constant", NOFL },
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "Freeing unused kernel memory: 1476K (ffffffff81000000 - "
+	  "ffffffff81171000)",
 	  "ffffffff81000000", 0, REG(TEXT), SUP(NONE), CONF(MEDIUM), "value",
 	  NOFL },
 	{ "qemu/x86_64-6.1.0-57-amd64-boot5-no_hash_pointers/console.log:830",
@@ -115,7 +120,11 @@ static const struct tcase cases[] = {
 	  KL_ARCH_X86_64, NOPO, "Kernel Offset: 0x4c00000 from "
 	  "0xffffffff81000000 (relocation range: "
 	  "0xffffffff80000000-0xffffffffbfffffff)",
-	  "ffffffffbfffffff", 0, REG(TEXT), SUP(NONE), CONF(MEDIUM), "value",
+	  "ffffffffbfffffff", 0, REG(NONE), SUP(MASK), CONF(HIGH), "mask",
+	  NOFL },
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "modules: ffffffffc0000000-fffffffffeffffff",
+	  "fffffffffeffffff", 0, REG(NONE), SUP(MASK), CONF(HIGH), "mask",
 	  NOFL },
 	/* mask at 32 bits: PAGE_OFFSET itself */
 	{ "boot/anyka-cams__dmesg.txt:361", KL_ARCH_ARM, NOPO,
@@ -834,7 +843,7 @@ test_suppress_names(void **state)
 	static const char *const want[KL_SUP_COUNT] = {
 		"none", "not-kernel", "hole", "hashed", "null", "err-ptr",
 		"mask", "vsyscall", "poison", "uuid", "mac", "ipv6",
-		"hexdump", "hash", "context-only",
+		"hexdump", "hash", "context-only", "constant",
 	};
 	unsigned i;
 

@@ -440,6 +440,11 @@ t_ppc(void **state)
 	kl_detect_init(&st);
 	line(&st, "Faulting instruction address: 0xc00000000022d79c");
 	expect(&st, KL_ARCH_PPC64, 1);
+	/* tests/data/ppc64-linuxppc-dev-5.5-quoted-syslog.eml:49 */
+	kl_detect_init(&st);
+	line(&st, "> kernel: NIP:  c0000000002f9c70 LR: c0000000001a9b44 CTR: "
+	    "c000000000049ef0");
+	expect(&st, KL_ARCH_PPC64, 1);
 	/* mail/linuxppc-dev/370fb5c6...: PowerMac, quoted-printable. */
 	kl_detect_init(&st);
 	line(&st, "BE PAGE_SIZE=3D4K MMU=3DHash SMP NR_CPUS=3D2 PowerMac");
