@@ -398,9 +398,11 @@ int		 kl_scan_new_boot(struct kl_scan *);
 /* Limits of the input layer (input.c); 0 means the default. */
 struct kl_limits {
 	unsigned	 max_depth;	/* nesting of archives/compressors: 8 */
-	uint64_t	 max_member;	/* bytes of one member, expanded */
-	uint64_t	 max_ratio;	/* expanded bytes per input byte */
-	uint64_t	 max_total;	/* expanded bytes per input */
+	uint64_t	 max_member;	/* bytes of one member, expanded:
+					   unlimited */
+	uint64_t	 max_ratio;	/* expanded bytes per input byte: 4000,
+					   checked past 64 MiB expanded */
+	uint64_t	 max_total;	/* expanded bytes per input: unlimited */
 };
 #define KL_INPUT_DEPTH_MAX 64	/* largest max_depth kl_input_fd() takes */
 
@@ -432,7 +434,10 @@ struct kl_input_ops {
 	int	(*begin)(void *, const struct kl_unit *);
 	int	(*data)(void *, const struct kl_unit *, const void *, size_t);
 	int	(*end)(void *, const struct kl_unit *, const struct kl_error *);
+	unsigned flags;		/* KL_INPUT_*, 0 by default */
 };
+#define KL_INPUT_ALL_DATA 0x1	/* data for binary units too (the caller
+				   forces a format: --format=text) */
 
 /* A journal entry, whole: its fields in stream order. */
 struct kl_jfield {

@@ -1,12 +1,18 @@
 /*
  * kleakscan.c - main(): options, inputs, scanning, the exit status.
  *
- * Each input is read with read(2) in --read-size chunks and fed to one
- * libkleak scanner (reset between inputs); findings come back through the
- * sink and go to the printer in input order.  Errors are per input: one
- * line on stderr (and an event with --json), then the next input.  The
- * exit status is decided once, at the end: 0 clean, 1 leaks, 2 errors
- * (errors win, except -q with a leak).
+ * Each input (a file, a walked file, stdin) goes to kl_input_fd(), which
+ * opens compressed streams and archives (to --max-depth, within the
+ * limits) and hands back units: the input itself or its members, each
+ * with the kind its first bytes show.  A text unit is fed in --read-size
+ * pieces to one libkleak scanner (reset between units); journal exports
+ * and JSON go through a journal parser whose entries are scanned field by
+ * field as records; native journal files are read with libsystemd; other
+ * binary units are skipped, counted and named on stderr.  Findings come
+ * back through the sink and go to the printer in input order.  Errors are
+ * per unit: one line on stderr (and an event with --json), then the next
+ * member or input.  The exit status is decided once, at the end: 0 clean,
+ * 1 leaks, 2 errors (errors win, except -q with a leak).
  */
 #include "config.h"
 
@@ -26,11 +32,26 @@
 #define STDIN_NAME	"(standard input)"
 #define STDOUT_BUFSIZE	(64 * 1024)
 
+#define SNIFF_SIZE	4096
+#define NATIVE_STDIN	"/dev/stdin"
+
 /* Why the scan of an input stopped early. */
 enum stop {
 	STOP_NONE = 0,
 	STOP_INPUT,		/* -l or -L: the answer is known */
 	STOP_ALL,		/* -q: a leak was found */
+};
+
+/* The unit being scanned: one at a time. */
+struct unit {
+	struct input		 in;
+	enum kl_unit_kind	 kind;		/* how it is scanned */
+	struct kl_journal	*jr;		/* export and JSON units */
+	int			 open;		/* begun, not finished */
+	int			 dead;		/* no more data is scanned */
+	int			 cut;		/* cut short by the input layer */
+	uint64_t		 bytes;		/* bytes of the unit seen */
+	char			*boot_id;	/* last _BOOT_ID seen */
 };
 
 /* The state of one run of the program. */
@@ -40,8 +61,13 @@ struct run {
 	struct kl_engine	*engine;
 	struct kl_scan		*scan;
 	struct kl_sink		 sink;
+	struct kl_input_ops	 iops;
+	struct kl_journal_ops	 jops;
 	struct input		*cur;
-	uint8_t			*buf;
+	struct unit		 u;
+	struct buf		 disp;		/* the unit's text name */
+	const char		*native;	/* path for a native journal */
+	int			 is_stdin;	/* the input is stdin */
 	enum stop		 stop;
 	int			 leaked;	/* a leak was found */
 	struct totals		 tot;
@@ -64,12 +90,15 @@ exit_status(void)
 static void
 cleanup(void)
 {
+	kl_journal_free(run.u.jr);
+	run.u.jr = NULL;
+	free(run.u.boot_id);
+	run.u.boot_id = NULL;
 	kl_scan_free(run.scan);
 	run.scan = NULL;
 	kl_engine_free(run.engine);
 	run.engine = NULL;
-	free(run.buf);
-	run.buf = NULL;
+	buf_free(&run.disp);
 }
 
 /* Handle a failed write to stdout: quiet on a broken pipe, else fatal. */
@@ -106,7 +135,10 @@ finish(int status)
 static void	input_error(struct input *, uint64_t, const char *, ...)
 		    KL_PRINTFLIKE(3, 4);
 
-/* Report an error on an input: stderr (unless -s) and the printer. */
+/*
+ * Report an error on an input or unit: stderr (unless -s) and the
+ * printer.  The name is the unit's escaped text name when it has one.
+ */
 static void
 input_error(struct input *in, uint64_t line, const char *fmt, ...)
 {
@@ -118,7 +150,10 @@ input_error(struct input *in, uint64_t line, const char *fmt, ...)
 	va_end(ap);
 	in->errors++;
 	run.tot.errors++;
-	log_error(in->name, in->namelen, line, "%s", msg);
+	if (in->disp != NULL)
+		log_error_esc(in->disp, line, "%s", msg);
+	else
+		log_error(in->name, in->namelen, line, "%s", msg);
 	if (!run.cli->quiet) {
 		run.pr->error(in, line, msg);
 		out_check();
@@ -176,7 +211,7 @@ on_finding(void *arg, const struct kl_finding *f)
 	return (0);
 }
 
-/* Add the counters of one input to the totals. */
+/* Add the counters of one unit to the totals. */
 static void
 add_totals(const struct kl_stats *st)
 {
@@ -195,7 +230,7 @@ add_totals(const struct kl_stats *st)
 		run.tot.suppressed[i] += st->suppressed[i];
 }
 
-/* Get the scanner ready for a new input; -1 if there is none. */
+/* Get the scanner ready for a new unit; -1 if there is none. */
 static int
 scan_ready(struct input *in)
 {
@@ -214,62 +249,376 @@ scan_ready(struct input *in)
 	return (0);
 }
 
-/* Read fd to the end through the scanner; non-zero stops everything. */
-static int
-scan_fd(struct input *in, int fd)
+/* How a unit of the given sniffed kind is scanned, after --format. */
+static enum kl_unit_kind
+unit_kind(enum kl_unit_kind sniffed)
 {
-	struct kl_error	 err;
-	ssize_t		 n;
-	int		 fed;
+	switch (run.cli->format) {
+	case KL_FORMAT_TEXT:
+	case KL_FORMAT_KMSG:
+		return (KL_UNIT_TEXT);
+	case KL_FORMAT_EXPORT:
+		return (KL_UNIT_EXPORT);
+	case KL_FORMAT_JSON:
+		return (KL_UNIT_JSON);
+	default:
+		return (sniffed);
+	}
+}
 
-	if (scan_ready(in) == -1)
-		return (0);
-	run.cur = in;
+/* Start a unit: name it, ready the scanner, send the begin event. */
+static int
+unit_begin(const char *name, const char *const *members, size_t nmembers,
+    enum kl_unit_kind kind)
+{
+	struct unit	*u = &run.u;
+
+	memset(u, 0, sizeof(*u));
+	u->in.name = name;
+	u->in.namelen = strlen(name);
+	u->in.members = members;
+	u->in.nmembers = nmembers;
+	u->in.is_stdin = run.is_stdin;
+	u->in.disp = print_unit_name(&run.disp, name, u->in.namelen, members,
+	    nmembers);
+	u->kind = kind;
+	if (scan_ready(&u->in) == -1)
+		return (-1);
+	run.cur = &u->in;
 	run.stop = STOP_NONE;
-	in->begun = 1;
+	u->open = 1;
+	u->in.begun = 1;
 	run.tot.inputs++;
 	if (!run.cli->quiet) {
-		run.pr->begin(in);
+		run.pr->begin(&u->in);
 		out_check();
 	}
-#ifdef POSIX_FADV_SEQUENTIAL
-	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-	fed = 1;
-	for (;;) {
-		n = read(fd, run.buf, run.cli->read_size);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			input_error(in, 0, "%s", strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
+	return (0);
+}
+
+/* An error on the open unit. */
+static void
+unit_error(uint64_t line, const char *msg)
+{
+	input_error(&run.u.in, line, "%s", msg);
+}
+
+/*
+ * Finish the open unit: flush the journal parser and the scanner, report
+ * the error that cut it short (cut, or NULL), send the end event.
+ */
+static void
+unit_finish(const struct kl_error *cut)
+{
+	struct unit	*u = &run.u;
+	struct kl_stats	 st;
+	struct kl_error	 err;
+
+	if (!u->open)
+		return;
+	u->open = 0;
+	if (run.stop == STOP_ALL)
+		goto out;
+	if (u->jr != NULL && !u->dead && run.stop == STOP_NONE) {
+		/* A unit cut short ends in a partial entry: say it once. */
+		u->cut = cut != NULL;
 		memset(&err, 0, sizeof(err));
-		if (kl_scan_feed(run.scan, run.buf, (size_t)n, &err) == -1 &&
-		    run.stop == STOP_NONE) {
-			input_error(in, err.line, "%s", lib_msg(&err));
-			fed = 0;
-			break;
-		}
-		if (run.stop != STOP_NONE)
-			break;
-	}
-	/* After a read error, what was read is still scanned to its end. */
-	if (fed && run.stop == STOP_NONE) {
-		memset(&err, 0, sizeof(err));
-		if (kl_scan_end(run.scan, &err) == -1 &&
+		if (kl_journal_end(u->jr, &err) == -1 && !u->cut &&
 		    run.stop == STOP_NONE)
-			input_error(in, err.line, "%s", lib_msg(&err));
+			unit_error(err.line, lib_msg(&err));
 	}
 	if (run.stop == STOP_ALL)
-		return (1);
-	add_totals(kl_scan_stats(run.scan));
+		goto out;
+	memset(&err, 0, sizeof(err));
+	if (!u->in.skipped && kl_scan_end(run.scan, &err) == -1 &&
+	    run.stop != STOP_ALL)
+		unit_error(err.line, lib_msg(&err));
+	if (run.stop == STOP_ALL)
+		goto out;
+	if (cut != NULL)
+		unit_error(cut->line, lib_msg(cut));
+	st = *kl_scan_stats(run.scan);
+	if (u->kind == KL_UNIT_EXPORT || u->kind == KL_UNIT_JSON ||
+	    u->in.skipped)
+		st.bytes = u->bytes;	/* the stream, not the field bytes */
+	add_totals(&st);
 	if (!run.cli->quiet) {
-		run.pr->end(in, kl_scan_stats(run.scan));
+		run.pr->end(&u->in, &st);
 		out_check();
 	}
+out:
+	kl_journal_free(u->jr);
+	u->jr = NULL;
+	free(u->boot_id);
+	u->boot_id = NULL;
+}
+
+/* The entry's __REALTIME_TIMESTAMP: as parsed, or from its field. */
+static uint64_t
+entry_realtime(const struct kl_jentry *e)
+{
+	const struct kl_jfield	*f;
+	uint64_t		 v;
+	size_t			 i, k;
+
+	if (e->realtime != 0)
+		return (e->realtime);
+	for (i = 0; i < e->nfields; i++) {
+		f = &e->fields[i];
+		if (strcmp(f->name, "__REALTIME_TIMESTAMP") != 0)
+			continue;
+		v = 0;
+		for (k = 0; k < f->len; k++) {
+			if (f->data[k] < '0' || f->data[k] > '9' ||
+			    v > (UINT64_MAX - 9) / 10)
+				return (0);
+			v = v * 10 + (uint64_t)(f->data[k] - '0');
+		}
+		return (v);
+	}
+	return (0);
+}
+
+/* Scan the fields of one journal entry as records. */
+static int
+on_entry(void *arg, const struct kl_jentry *e)
+{
+	struct unit		*u = arg;
+	struct kl_record	 rec;
+	struct kl_error		 err;
+	const struct kl_jfield	*f;
+	uint64_t		 realtime;
+	size_t			 i;
+	int			 rc;
+
+	if (run.stop != STOP_NONE || u->dead)
+		return (1);
+	realtime = entry_realtime(e);
+	/* A new _BOOT_ID starts a new boot segment. */
+	if (e->boot_id != NULL) {
+		if (u->boot_id != NULL && strcmp(u->boot_id, e->boot_id) != 0 &&
+		    kl_scan_new_boot(run.scan) != 0)
+			return (1);
+		if (u->boot_id == NULL || strcmp(u->boot_id, e->boot_id) != 0) {
+			free(u->boot_id);
+			u->boot_id = xstrdup(e->boot_id);
+		}
+	}
+	for (i = 0; i < e->nfields; i++) {
+		f = &e->fields[i];
+		/* Address fields (__CURSOR, __REALTIME_TIMESTAMP, ...). */
+		if (f->name[0] == '_' && f->name[1] == '_')
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		rec.offset = f->offset;
+		rec.entry = e->index;
+		rec.field = f->name;
+		rec.cursor = e->cursor;
+		rec.realtime = realtime;
+		rec.exact = f->exact;
+		memset(&err, 0, sizeof(err));
+		rc = kl_scan_record_begin(run.scan, &rec, &err);
+		if (rc == 0)
+			rc = kl_scan_feed(run.scan, f->data, f->len, &err);
+		if (rc == 0)
+			rc = kl_scan_record_end(run.scan, &err);
+		else
+			(void)kl_scan_record_end(run.scan, &err);
+		if (rc == -1) {
+			unit_error(err.line, lib_msg(&err));
+			u->dead = 1;
+		}
+		if (rc != 0) {
+			if (run.stop == STOP_INPUT)
+				u->dead = 1;
+			return (1);
+		}
+	}
+	return (0);
+}
+
+/* A journal parser recovered from damage: an error on the unit. */
+static int
+on_jerror(void *arg, const struct kl_error *err)
+{
+	(void)arg;
+	if (run.stop == STOP_NONE && !run.u.cut)
+		unit_error(err->line, lib_msg(err));
+	return (run.stop == STOP_ALL);
+}
+
+/* Read a native journal file (the whole unit) through libsystemd. */
+static void
+unit_native(const char *path)
+{
+	struct kl_error	err;
+
+	if (path == NULL)
+		unit_error(0, "a native journal can only be read from a file: "
+		    "give its name");
+	else {
+		/* Without libsystemd: an error naming --with-systemd. */
+		memset(&err, 0, sizeof(err));
+		run.jops.arg = &run.u;
+		if (kl_journal_native(path, &run.jops, &err) == -1 &&
+		    run.stop != STOP_ALL)
+			unit_error(err.line, lib_msg(&err));
+	}
+	run.u.dead = 1;		/* the bytes of the file are not text */
+}
+
+/* Input layer: a unit starts. */
+static int
+on_begin(void *arg, const struct kl_unit *ku)
+{
+	struct unit	*u = &run.u;
+	struct kl_error	 err;
+
+	(void)arg;
+	if (run.stop == STOP_ALL)
+		return (1);
+	unit_finish(NULL);
+	if (unit_begin(ku->path, ku->members, ku->nmembers,
+	    unit_kind(ku->kind)) == -1)
+		return (1);
+	switch (u->kind) {
+	case KL_UNIT_TEXT:
+		break;
+	case KL_UNIT_EXPORT:
+	case KL_UNIT_JSON:
+		memset(&err, 0, sizeof(err));
+		run.jops.arg = u;
+		if ((u->jr = kl_journal_new(u->kind, &run.jops, &err)) ==
+		    NULL) {
+			unit_error(err.line, lib_msg(&err));
+			u->dead = 1;
+		}
+		break;
+	case KL_UNIT_JOURNAL:
+		if (ku->nmembers > 0) {
+			unit_error(0, "native journal inside an archive is "
+			    "not supported");
+			u->dead = 1;
+		} else
+			unit_native(run.native);
+		break;
+	default:
+		u->in.skipped = 1;
+		u->dead = 1;
+		run.tot.skipped_binary++;
+		log_note(u->in.disp, "skipped: binary file");
+		break;
+	}
+	return (run.stop == STOP_ALL);
+}
+
+/* Input layer: the next bytes of the unit, scanned --read-size at once. */
+static int
+on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
+{
+	struct unit	*u = &run.u;
+	struct kl_error	 err;
+	const uint8_t	*p = data;
+	size_t		 k;
+	int		 rc;
+
+	(void)arg;
+	if (run.stop == STOP_ALL)
+		return (1);
+	u->bytes += n;
+	while (n > 0 && u->open && !u->dead && run.stop == STOP_NONE) {
+		k = n < run.cli->read_size ? n : run.cli->read_size;
+		memset(&err, 0, sizeof(err));
+		if (u->jr != NULL)
+			rc = kl_journal_feed(u->jr, p, k, &err);
+		else
+			rc = kl_scan_feed(run.scan, p, k, &err);
+		if (rc == -1 && run.stop == STOP_NONE) {
+			unit_error(err.line, lib_msg(&err));
+			u->dead = 1;
+		} else if (rc != 0)
+			u->dead = 1;
+		p += k;
+		n -= k;
+	}
+	/* Nothing more to scan in a unit that is the whole input: stop. */
+	if (ku->nmembers == 0 && (u->dead || run.stop != STOP_NONE))
+		return (1);
+	return (run.stop == STOP_ALL);
+}
+
+/* Input layer: the unit is complete, or cut short by err. */
+static int
+on_end(void *arg, const struct kl_unit *ku, const struct kl_error *err)
+{
+	(void)arg;
+	(void)ku;
+	unit_finish(err);
+	return (run.stop == STOP_ALL);
+}
+
+/* Is fd a regular file? */
+static int
+is_reg(int fd)
+{
+	struct stat	st;
+
+	return (fstat(fd, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+/* A native journal file is read by path, not through the input layer. */
+static int
+is_native(int fd)
+{
+	uint8_t	b[SNIFF_SIZE];
+	ssize_t	n;
+
+	if (run.cli->format != KL_FORMAT_AUTO || !is_reg(fd))
+		return (0);
+	do
+		n = pread(fd, b, sizeof(b), 0);
+	while (n == -1 && errno == EINTR);
+	return (n > 0 && kl_input_sniff(b, (size_t)n) == KL_UNIT_JOURNAL);
+}
+
+/* Scan one input, its members and what they hold; non-zero stops all. */
+static int
+scan_input(const char *name, const char *path, int fd, int is_stdin)
+{
+	struct kl_error	err;
+	int		rc;
+
+	run.is_stdin = is_stdin;
+	run.native = path;
+	if (is_stdin)
+		run.native = is_reg(fd) ? NATIVE_STDIN : NULL;
+	if (!is_stdin && is_native(fd)) {
+		if (unit_begin(name, NULL, 0, KL_UNIT_JOURNAL) == 0) {
+			unit_native(path);
+			unit_finish(NULL);
+		}
+		return (run.stop == STOP_ALL);
+	}
+	memset(&err, 0, sizeof(err));
+	rc = kl_input_fd(fd, name, &run.cli->limits, &run.iops, &err);
+	if (run.stop == STOP_ALL) {
+		unit_finish(NULL);
+		return (1);
+	}
+	if (rc == -1) {
+		/* An error outside end(): on the open unit, or the input. */
+		if (run.u.open)
+			unit_finish(&err);
+		else {
+			struct input	in;
+
+			memset(&in, 0, sizeof(in));
+			in.name = name;
+			in.namelen = strlen(name);
+			input_error(&in, err.line, "%s", lib_msg(&err));
+		}
+	} else
+		unit_finish(NULL);
 	return (0);
 }
 
@@ -277,14 +626,10 @@ scan_fd(struct input *in, int fd)
 static int
 on_input(void *arg, const char *path, int fd)
 {
-	struct input	in;
-	int		stop;
+	int	stop;
 
 	(void)arg;
-	memset(&in, 0, sizeof(in));
-	in.name = path;
-	in.namelen = strlen(path);
-	stop = scan_fd(&in, fd);
+	stop = scan_input(path, path, fd, 0);
 	close(fd);
 	return (stop);
 }
@@ -306,13 +651,10 @@ on_error(void *arg, const char *path, uint64_t line, const char *msg)
 static int
 scan_stdin(void)
 {
-	struct input	in;
+	const char	*name;
 
-	memset(&in, 0, sizeof(in));
-	in.name = run.cli->label != NULL ? run.cli->label : STDIN_NAME;
-	in.namelen = strlen(in.name);
-	in.is_stdin = 1;
-	return (scan_fd(&in, STDIN_FILENO));
+	name = run.cli->label != NULL ? run.cli->label : STDIN_NAME;
+	return (scan_input(name, NULL, STDIN_FILENO, 1));
 }
 
 /* Is path a directory (following symlinks)? */
@@ -397,9 +739,15 @@ main(int argc, char **argv)
 	memset(&err, 0, sizeof(err));
 	if ((run.engine = kl_engine_new(&cli.kl, &err)) == NULL)
 		log_fatal("cannot set up the scanner: %s", lib_msg(&err));
-	run.buf = xmalloc(cli.read_size);
 	run.sink.arg = &run;
 	run.sink.finding = on_finding;
+	run.iops.arg = &run;
+	run.iops.begin = on_begin;
+	run.iops.data = on_data;
+	run.iops.end = on_end;
+	run.jops.arg = &run.u;
+	run.jops.entry = on_entry;
+	run.jops.error = on_jerror;
 
 	scan_all(&cli);
 

@@ -16,6 +16,8 @@
 
 #define READ_SIZE_DEFAULT	(256 * 1024)
 #define READ_SIZE_MAX		(64 * 1024 * 1024)
+#define MAX_DEPTH_DEFAULT	8
+#define MAX_DEPTH_MAX		KL_INPUT_DEPTH_MAX
 
 /* What is printed per input (the last of -c, -l, -L wins). */
 enum mode {
@@ -35,6 +37,8 @@ enum when {
 /* The command line, frozen after parsing. */
 struct cli {
 	struct kl_options	 kl;		/* handed to kl_engine_new() */
+	enum kl_format		 format;	/* --format as given */
+	struct kl_limits	 limits;	/* handed to kl_input_fd() */
 	int			 arch_set;	/* --arch given */
 	int			 page_offset_set;
 	enum mode		 mode;
@@ -60,20 +64,28 @@ struct cli {
 	int			 use_color;
 };
 
-/* One input being scanned: a file, a walked file or stdin. */
+/*
+ * One unit being scanned: a file, a walked file, stdin, or a member (of a
+ * member ...) of an archive or a compressed stream.
+ */
 struct input {
-	const char	*name;		/* display name, raw bytes */
-	size_t		 namelen;
-	int		 is_stdin;
-	int		 begun;		/* opened, begin event sent */
-	unsigned	 errors;	/* errors on this input */
-	uint64_t	 leaks;		/* findings that are not suppressed */
-	uint64_t	 suppressed;	/* suppressed findings delivered */
+	const char		*name;		/* input name, raw bytes */
+	size_t			 namelen;
+	const char *const	*members;	/* member chain, outermost first */
+	size_t			 nmembers;
+	const char		*disp;		/* name{member}...: escaped */
+	int			 is_stdin;
+	int			 begun;		/* opened, begin event sent */
+	int			 skipped;	/* binary: not scanned */
+	unsigned		 errors;	/* errors on this input */
+	uint64_t		 leaks;		/* findings not suppressed */
+	uint64_t		 suppressed;	/* suppressed findings delivered */
 };
 
 /* Totals over every input, for --stats and the JSON summary. */
 struct totals {
 	uint64_t	 inputs;
+	uint64_t	 skipped_binary;
 	uint64_t	 errors;
 	uint64_t	 bytes;
 	uint64_t	 lines;
@@ -125,6 +137,9 @@ int		 walk_list(const struct walk_cb *, const char *, int);
 /* print-text.c */
 const struct printer *print_text_init(const struct cli *);
 const char	*print_text_esc(struct buf *, const void *, size_t);
+const char	*print_name_esc(struct buf *, const void *, size_t, int);
+const char	*print_unit_name(struct buf *, const char *, size_t,
+		     const char *const *, size_t);
 
 /* print-json.c */
 const struct printer *print_json_init(const struct cli *);
@@ -133,6 +148,9 @@ const struct printer *print_json_init(const struct cli *);
 void		 log_init(int);
 void		 log_error(const char *, size_t, uint64_t, const char *, ...)
 		     KL_PRINTFLIKE(4, 5);
+void		 log_error_esc(const char *, uint64_t, const char *, ...)
+		     KL_PRINTFLIKE(3, 4);
+void		 log_note(const char *, const char *, ...) KL_PRINTFLIKE(2, 3);
 void		 log_warnx(const char *, ...) KL_PRINTFLIKE(1, 2);
 void		 log_usage(const char *, ...) KL_PRINTFLIKE(1, 2);
 _Noreturn void	 log_fatal(const char *, ...) KL_PRINTFLIKE(1, 2);

@@ -2,8 +2,8 @@
  * log.c - diagnostics on stderr, the error counter, allocation helpers.
  *
  * Every message is "kleakscan: NAME:LINE: message" or "kleakscan: message",
- * with NAME and the message escaped: nothing from outside reaches the
- * terminal raw.  Errors are counted even when -s hides them; the exit
+ * with NAME (and its {member} levels) and the message escaped: nothing from
+ * outside reaches the terminal raw.  Errors are counted even when -s hides them; the exit
  * status is decided from the count at the end.
  */
 #include "config.h"
@@ -27,13 +27,12 @@ log_init(int silent)
 	log_silent = silent;
 }
 
-static void	log_emit(const char *, size_t, uint64_t, const char *, va_list)
-		    KL_PRINTFLIKE(4, 0);
+static void	log_emit(const char *, uint64_t, const char *, va_list)
+		    KL_PRINTFLIKE(3, 0);
 
-/* Write "kleakscan: " and the escaped message to stderr. */
+/* Write "kleakscan: ", the escaped name and the escaped message. */
 static void
-log_emit(const char *name, size_t namelen, uint64_t line, const char *fmt,
-    va_list ap)
+log_emit(const char *escname, uint64_t line, const char *fmt, va_list ap)
 {
 	char	msg[1024];
 	int	n;
@@ -45,8 +44,8 @@ log_emit(const char *name, size_t namelen, uint64_t line, const char *fmt,
 	/* Keep stdout and stderr in order when both go to one place. */
 	fflush(stdout);
 	fputs(PROGNAME ": ", stderr);
-	if (name != NULL) {
-		fputs(print_text_esc(&log_ebuf, name, namelen), stderr);
+	if (escname != NULL) {
+		fputs(escname, stderr);
 		if (line != 0)
 			fprintf(stderr, ":%" PRIu64, line);
 		fputs(": ", stderr);
@@ -61,13 +60,45 @@ void
 log_error(const char *name, size_t namelen, uint64_t line, const char *fmt,
     ...)
 {
+	va_list	 ap;
+	char	*esc;
+
+	log_nerrors++;
+	if (log_silent)
+		return;
+	esc = NULL;
+	if (name != NULL)
+		esc = xstrdup(print_name_esc(&log_ebuf, name, namelen, 0));
+	va_start(ap, fmt);
+	log_emit(esc, line, fmt, ap);
+	va_end(ap);
+	free(esc);
+}
+
+/* Report an error about a unit whose name is escaped already. */
+void
+log_error_esc(const char *escname, uint64_t line, const char *fmt, ...)
+{
 	va_list	ap;
 
 	log_nerrors++;
 	if (log_silent)
 		return;
 	va_start(ap, fmt);
-	log_emit(name, namelen, line, fmt, ap);
+	log_emit(escname, line, fmt, ap);
+	va_end(ap);
+}
+
+/* Say something about a unit that is not an error; hidden by -s. */
+void
+log_note(const char *escname, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (log_silent)
+		return;
+	va_start(ap, fmt);
+	log_emit(escname, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -78,7 +109,7 @@ log_warnx(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	log_emit(NULL, 0, 0, fmt, ap);
+	log_emit(NULL, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -89,7 +120,7 @@ log_usage(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	log_emit(NULL, 0, 0, fmt, ap);
+	log_emit(NULL, 0, fmt, ap);
 	va_end(ap);
 	fputs("Try '" PROGNAME " --help' for more information.\n", stderr);
 	exit(2);
@@ -102,7 +133,7 @@ log_fatal(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	log_emit(NULL, 0, 0, fmt, ap);
+	log_emit(NULL, 0, fmt, ap);
 	va_end(ap);
 	exit(2);
 }

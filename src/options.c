@@ -24,6 +24,10 @@ enum {
 	OPT_FILES_FROM,
 	OPT_LABEL,
 	OPT_READ_SIZE,
+	OPT_MAX_DEPTH,
+	OPT_MAX_MEMBER_SIZE,
+	OPT_MAX_RATIO,
+	OPT_MAX_TOTAL,
 	OPT_JSON,
 	OPT_STATS,
 	OPT_COLOR,
@@ -48,7 +52,7 @@ static const struct optdef optdefs[] = {
 	{ "page-offset", required_argument, OPT_PAGE_OFFSET, "ADDR",
 	    "PAGE_OFFSET (hex) for i386, arm and ppc32" },
 	{ "format", required_argument, OPT_FORMAT, "FORMAT",
-	    "input format: auto (the default), text, kmsg" },
+	    "input format: auto (the default), text, kmsg, export, json" },
 	{ "engine", required_argument, OPT_ENGINE, "ENGINE",
 	    "matching engine: fast (the default), pcre2" },
 	{ "show-suppressed", no_argument, OPT_SHOW_SUPPRESSED, NULL,
@@ -62,6 +66,16 @@ static const struct optdef optdefs[] = {
 	    "show standard input as NAME" },
 	{ "read-size", required_argument, OPT_READ_SIZE, "N",
 	    "read and scan N bytes at a time (for testing)" },
+	{ NULL, 0, 0, NULL, "Archives and compressed inputs (SIZE: bytes, K, M,"
+	    " G, T; 0: no limit):" },
+	{ "max-depth", required_argument, OPT_MAX_DEPTH, "N",
+	    "open nested archives N levels deep (8)" },
+	{ "max-member-size", required_argument, OPT_MAX_MEMBER_SIZE, "SIZE",
+	    "stop a member at SIZE bytes expanded (none)" },
+	{ "max-ratio", required_argument, OPT_MAX_RATIO, "N",
+	    "stop an input expanding N times its size (4000)" },
+	{ "max-total", required_argument, OPT_MAX_TOTAL, "SIZE",
+	    "stop an input at SIZE bytes expanded (none)" },
 	{ NULL, 0, 0, NULL, "Output:" },
 	{ "json", no_argument, OPT_JSON, NULL,
 	    "print JSON Lines events instead of text" },
@@ -158,6 +172,70 @@ parse_u64(const char *s, int base, uint64_t *v)
 		return (-1);
 	*v = n;
 	return (0);
+}
+
+/*
+ * Parse a SIZE: digits and an optional K, M, G or T (powers of 1024, any
+ * case, an optional B or iB after it); 0 is "no limit".
+ */
+static int
+parse_size(const char *s, uint64_t *v)
+{
+	unsigned long long	 n;
+	char			*end;
+	unsigned		 shift;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno != 0)
+		return (-1);
+	shift = 0;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		break;
+	case 'b':
+	case 'B':
+	case '\0':
+		break;
+	default:
+		return (-1);
+	}
+	if (shift != 0) {
+		end++;
+		if (*end == 'i' && (end[1] == 'B' || end[1] == 'b'))
+			end++;
+	}
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end != '\0')
+		return (-1);
+	if (n > (UINT64_MAX >> shift))
+		return (-1);
+	*v = (uint64_t)n << shift;
+	return (0);
+}
+
+/* A limit from the command line: 0 turns it off. */
+static uint64_t
+limit_value(uint64_t v)
+{
+	return (v == 0 ? UINT64_MAX : v);
 }
 
 /* Resolve --arch NAME (a profile name or auto). */
@@ -262,7 +340,13 @@ options_tables(struct option *lo, char *so)
 void
 options_parse(int argc, char **argv, struct cli *cli)
 {
-	static const char *const formats[] = { "auto", "text", "kmsg", NULL };
+	static const char *const formats[] = {
+		"auto", "text", "kmsg", "export", "json", NULL
+	};
+	static const enum kl_format format_ids[] = {
+		KL_FORMAT_AUTO, KL_FORMAT_TEXT, KL_FORMAT_KMSG,
+		KL_FORMAT_EXPORT, KL_FORMAT_JSON
+	};
 	static const char *const engines[] = { "fast", "pcre2", NULL };
 	static const char *const whens[] = {
 		"auto", "always", "never", NULL
@@ -278,6 +362,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 	cli->kl.engine = KL_ENGINE_FAST;
 	cli->filename = -1;
 	cli->read_size = READ_SIZE_DEFAULT;
+	cli->limits.max_depth = MAX_DEPTH_DEFAULT;
 
 	options_tables(lo, so);
 	opterr = 0;
@@ -296,17 +381,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			cli->page_offset_set = 1;
 			break;
 		case OPT_FORMAT:
-			switch (parse_word("format", optarg, formats)) {
-			case 0:
-				cli->kl.format = KL_FORMAT_AUTO;
-				break;
-			case 1:
-				cli->kl.format = KL_FORMAT_TEXT;
-				break;
-			default:
-				cli->kl.format = KL_FORMAT_KMSG;
-				break;
-			}
+			cli->format = format_ids[parse_word("format", optarg,
+			    formats)];
+			/* Lines in text units and journal fields: kmsg or not. */
+			cli->kl.format = cli->format == KL_FORMAT_KMSG ?
+			    KL_FORMAT_KMSG : cli->format == KL_FORMAT_TEXT ?
+			    KL_FORMAT_TEXT : KL_FORMAT_AUTO;
 			break;
 		case OPT_ENGINE:
 			if (parse_word("engine", optarg, engines) == 0)
@@ -332,6 +412,30 @@ options_parse(int argc, char **argv, struct cli *cli)
 				log_usage("invalid read size '%s' (1 to %d)",
 				    optarg, READ_SIZE_MAX);
 			cli->read_size = (size_t)v;
+			break;
+		case OPT_MAX_DEPTH:
+			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||
+			    v > MAX_DEPTH_MAX)
+				log_usage("invalid depth '%s' (1 to %d)",
+				    optarg, MAX_DEPTH_MAX);
+			cli->limits.max_depth = (unsigned)v;
+			break;
+		case OPT_MAX_MEMBER_SIZE:
+			if (parse_size(optarg, &v) == -1)
+				log_usage("invalid size '%s' for --%s", optarg,
+				    "max-member-size");
+			cli->limits.max_member = limit_value(v);
+			break;
+		case OPT_MAX_RATIO:
+			if (parse_u64(optarg, 10, &v) == -1)
+				log_usage("invalid ratio '%s'", optarg);
+			cli->limits.max_ratio = limit_value(v);
+			break;
+		case OPT_MAX_TOTAL:
+			if (parse_size(optarg, &v) == -1)
+				log_usage("invalid size '%s' for --%s", optarg,
+				    "max-total");
+			cli->limits.max_total = limit_value(v);
 			break;
 		case OPT_JSON:
 			cli->json = 1;
@@ -401,7 +505,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 	options_finish(cli);
 }
 
-/* Print --version: program, PCRE2 and JIT state. */
+/* Print --version: program, PCRE2 and JIT state, native journals. */
 void
 options_version(const struct cli *cli)
 {
@@ -423,6 +527,11 @@ options_version(const struct cli *cli)
 		printf("PCRE2 %s, JIT %s\n", v,
 		    kl_engine_jit(e) ? "on" : "off (interpreter)");
 	kl_engine_free(e);
+#ifdef HAVE_SYSTEMD
+	printf("native journals: yes (libsystemd)\n");
+#else
+	printf("native journals: no (configure --with-systemd)\n");
+#endif
 }
 
 /* Print the flags of a layout row as words. */

@@ -3,8 +3,11 @@
  *
  * One event a line, always valid JSON: strings that are valid UTF-8 go out
  * through kl_esc_json(); a path or line that is not goes out as base64 in
- * path_bytes or line_bytes.  Every event of an input carries "path" and
- * "members" (empty for plain files), so streams from many runs concatenate.
+ * path_bytes or line_bytes, a member name as {"bytes": base64}.  Every
+ * event of a unit carries "path" and "members" (the archive member chain,
+ * outermost first, empty for plain files), so streams from many runs
+ * concatenate.  Findings in journal fields add "entry", "cursor",
+ * "realtime" and "field".
  */
 #include "config.h"
 
@@ -102,6 +105,8 @@ json_type(const char *type)
 static void
 json_path(const struct input *in)
 {
+	size_t	i, n;
+
 	json_key("path");
 	if (kl_utf8_valid((const uint8_t *)in->name, in->namelen))
 		json_utf8(in->name, in->namelen);
@@ -111,7 +116,20 @@ json_path(const struct input *in)
 		json_base64(in->name, in->namelen);
 	}
 	json_key("members");
-	fputs("[]", stdout);
+	putchar('[');
+	for (i = 0; i < in->nmembers; i++) {
+		if (i > 0)
+			putchar(',');
+		n = strlen(in->members[i]);
+		if (kl_utf8_valid((const uint8_t *)in->members[i], n))
+			json_utf8(in->members[i], n);
+		else {
+			fputs("{\"bytes\":", stdout);
+			json_base64(in->members[i], n);
+			putchar('}');
+		}
+	}
+	putchar(']');
 }
 
 /* Write "key":N */
@@ -160,6 +178,23 @@ json_value(const struct kl_finding *f)
 	json_str(v, n + 2);
 }
 
+/* The journal fields of a finding: entry, cursor, realtime, field. */
+static void
+json_record(const struct kl_record *r)
+{
+	json_u64("entry", r->entry);
+	json_key("cursor");
+	json_cstr(r->cursor);
+	if (r->realtime != 0)
+		json_u64("realtime", r->realtime);
+	else {
+		json_key("realtime");
+		fputs("null", stdout);
+	}
+	json_key("field");
+	json_cstr(r->field);
+}
+
 /* A finding event. */
 static void
 json_finding(const struct input *in, const struct kl_finding *f)
@@ -168,7 +203,14 @@ json_finding(const struct input *in, const struct kl_finding *f)
 	json_path(in);
 	json_u64("line", f->line);
 	json_u64("column", f->column);
-	json_u64("offset", f->offset);
+	if (f->record != NULL && !f->record->exact) {
+		/* Decoded from escapes: no exact stream offset. */
+		json_key("offset");
+		fputs("null", stdout);
+	} else
+		json_u64("offset", f->offset);
+	if (f->record != NULL)
+		json_record(f->record);
 	json_key("text");
 	json_str(f->text, f->text != NULL ? f->textlen : 0);
 	json_key("value");
@@ -235,6 +277,8 @@ json_end(const struct input *in, const struct kl_stats *st)
 		nsup += st->suppressed[i];
 	json_type("end");
 	json_path(in);
+	json_key("skipped");
+	fputs(in->skipped ? "\"binary\"" : "null", stdout);
 	fputs(",\"stats\":{", stdout);
 	printf("\"bytes\":%" PRIu64, st->bytes);
 	json_u64("lines", st->lines);
@@ -256,6 +300,7 @@ json_summary(const struct totals *t)
 
 	json_type("summary");
 	json_u64("inputs", t->inputs);
+	json_u64("skipped_binary", t->skipped_binary);
 	json_u64("errors", t->errors);
 	json_u64("bytes", t->bytes);
 	json_u64("lines", t->lines);

@@ -3,10 +3,15 @@
  *
  *	path:line:col[:offset]: region severity 0xvalue[ [unhashed]]  line
  *	path:line:col[:offset]: suppressed reason 0xvalue  line
+ *	path{member}{inner}:line:col: ...		(archive members)
+ *	path:CURSOR:FIELD:line:col[:offset]: ...	(journal fields)
+ *	path:entryN:FIELD:line:col[:offset]: ...	(journal, no cursor)
  *
- * Everything that came from outside (names, digits, line text) goes
- * through kl_esc_text(), so no control byte or invalid UTF-8 reaches the
- * terminal raw.
+ * Everything that came from outside (names, members, cursors, fields,
+ * digits, line text) goes through kl_esc_text(), so no control byte or
+ * invalid UTF-8 reaches the terminal raw; in names, cursors and fields
+ * a brace and a backslash (and in cursors and fields a colon) also get a
+ * backslash, so the braces and colons of the location stay unambiguous.
  */
 #include "config.h"
 
@@ -28,6 +33,7 @@
 static const struct cli	*pt_cli;
 static struct buf	 pt_esc;
 static struct buf	 pt_digits;
+static struct buf	 pt_name;
 
 /* Escape len bytes of s for a terminal into b; returns a C string. */
 const char *
@@ -45,6 +51,70 @@ print_text_esc(struct buf *b, const void *s, size_t len)
 	}
 	b->p[n] = '\0';
 	b->len = n;
+	return (b->p);
+}
+
+/*
+ * Append len bytes of a name to b: the bytes in specials get a
+ * backslash, the rest goes through kl_esc_text(), or raw with raw set.
+ */
+static void
+name_append(struct buf *b, const uint8_t *p, size_t len, const char *specials,
+    int raw)
+{
+	size_t	i, j, n;
+
+	if (len > (SIZE_MAX - b->len - 1) / 4)
+		log_fatal("out of memory");
+	buf_reserve(b, b->len + 4 * len + 1);
+	for (i = 0; i < len; i = j) {
+		for (j = i; j < len && (p[j] == '\0' ||
+		    strchr(specials, p[j]) == NULL); j++)
+			continue;
+		if (j > i) {
+			if (raw) {
+				memcpy(b->p + b->len, p + i, j - i);
+				n = j - i;
+			} else
+				n = kl_esc_text(b->p + b->len, b->size - b->len,
+				    p + i, j - i);
+			b->len += n;
+		}
+		if (j < len) {
+			b->p[b->len++] = '\\';
+			b->p[b->len++] = (char)p[j++];
+		}
+	}
+	b->p[b->len] = '\0';
+}
+
+/*
+ * Escape a name for text output: {, } and \ get a backslash, the rest as
+ * print_text_esc(); with raw set only those three are escaped (for -0).
+ */
+const char *
+print_name_esc(struct buf *b, const void *s, size_t len, int raw)
+{
+	b->len = 0;
+	name_append(b, s, len, "{}\\", raw);
+	return (b->p);
+}
+
+/* The text name of a unit: path{member}{inner}..., escaped, in b. */
+const char *
+print_unit_name(struct buf *b, const char *name, size_t namelen,
+    const char *const *members, size_t nmembers)
+{
+	size_t	i;
+
+	b->len = 0;
+	name_append(b, (const uint8_t *)name, namelen, "{}\\", 0);
+	for (i = 0; i < nmembers; i++) {
+		name_append(b, (const uint8_t *)"{", 1, "", 1);
+		name_append(b, (const uint8_t *)members[i], strlen(members[i]),
+		    "{}\\", 0);
+		name_append(b, (const uint8_t *)"}", 1, "", 1);
+	}
 	return (b->p);
 }
 
@@ -68,11 +138,50 @@ put_loc(uint64_t n)
 		printf("%" PRIu64, n);
 }
 
-/* Write the escaped name of an input. */
+/* Write the escaped name of an input, with its members. */
 static void
 put_name(const struct input *in)
 {
-	put_sgr(SGR_PATH, print_text_esc(&pt_esc, in->name, in->namelen));
+	if (in->disp != NULL)
+		put_sgr(SGR_PATH, in->disp);
+	else
+		put_sgr(SGR_PATH, print_name_esc(&pt_esc, in->name,
+		    in->namelen, 0));
+}
+
+/* Are names shown for this unit?  Members are, unless -h. */
+static int
+show_name(const struct input *in)
+{
+	if (pt_cli->filename >= 0)
+		return (pt_cli->filename);
+	return (pt_cli->show_names || in->nmembers > 0);
+}
+
+/* Write a cursor or field name: escaped, with : \ { } backslashed. */
+static void
+put_jword(const char *s)
+{
+	pt_name.len = 0;
+	name_append(&pt_name, (const uint8_t *)s, strlen(s), ":{}\\", 0);
+	put_sgr(SGR_PATH, pt_name.p);
+}
+
+/* Write where a journal field is: CURSOR:FIELD: or entryN:FIELD: */
+static void
+put_record(const struct kl_record *r)
+{
+	char	ent[32];
+
+	if (r->cursor != NULL && r->cursor[0] != '\0')
+		put_jword(r->cursor);
+	else {
+		snprintf(ent, sizeof(ent), "entry%" PRIu64, r->entry);
+		put_sgr(SGR_PATH, ent);
+	}
+	putchar(':');
+	put_jword(r->field != NULL ? r->field : "");
+	putchar(':');
 }
 
 /* The value as printed: 0x and the digits lower-cased, escaped. */
@@ -119,16 +228,22 @@ text_finding(const struct input *in, const struct kl_finding *f)
 	const char	*sgr;
 	char		 what[128];
 
-	if (pt_cli->show_names) {
+	if (show_name(in)) {
 		put_name(in);
 		putchar(':');
 	}
+	if (f->record != NULL)
+		put_record(f->record);
 	put_loc(f->line);
 	putchar(':');
 	put_loc(f->column);
 	putchar(':');
 	if (pt_cli->byte_offset) {
-		put_loc(f->offset);
+		/* A journal field decoded from escapes has no exact offset. */
+		if (f->record != NULL && !f->record->exact)
+			putchar('-');
+		else
+			put_loc(f->offset);
 		putchar(':');
 	}
 	putchar(' ');
@@ -180,12 +295,23 @@ text_error(const struct input *in, uint64_t line, const char *msg)
 	(void)msg;
 }
 
-/* Print a name for -l or -L: raw and NUL-ended with -0. */
+/*
+ * Print a name for -l or -L.  With -0 it is NUL-ended and raw: the path
+ * as it is, each member in braces with only { } \ escaped.
+ */
 static void
 put_listed(const struct input *in)
 {
+	size_t	i;
+
 	if (pt_cli->null) {
 		fwrite(in->name, 1, in->namelen, stdout);
+		for (i = 0; i < in->nmembers; i++) {
+			putchar('{');
+			fputs(print_name_esc(&pt_esc, in->members[i],
+			    strlen(in->members[i]), 1), stdout);
+			putchar('}');
+		}
 		putchar('\0');
 		return;
 	}
@@ -200,7 +326,7 @@ text_end(const struct input *in, const struct kl_stats *st)
 	(void)st;
 	switch (pt_cli->mode) {
 	case MODE_COUNT:
-		if (pt_cli->show_names) {
+		if (show_name(in)) {
 			put_name(in);
 			putchar(':');
 		}
@@ -211,7 +337,7 @@ text_end(const struct input *in, const struct kl_stats *st)
 			put_listed(in);
 		break;
 	case MODE_WITHOUT:
-		if (in->leaks == 0 && in->errors == 0)
+		if (in->leaks == 0 && in->errors == 0 && !in->skipped)
 			put_listed(in);
 		break;
 	default:
@@ -239,6 +365,8 @@ text_summary(const struct totals *t)
 	if (!pt_cli->stats)
 		return;
 	stat_row("", "inputs", t->inputs);
+	if (t->skipped_binary != 0)
+		stat_row("  ", "skipped-binary", t->skipped_binary);
 	stat_row("", "bytes", t->bytes);
 	stat_row("", "lines", t->lines);
 	stat_row("", "findings", t->findings);

@@ -73,6 +73,10 @@ for long in $(cat "$TMP/help.long"); do
 	label) arg==x ;;
 	read-size) arg==7 ;;
 	color) arg==never ;;
+	max-depth) arg==3 ;;
+	max-member-size) arg==64M ;;
+	max-ratio) arg==100 ;;
+	max-total) arg==1G ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then
