@@ -745,6 +745,9 @@ main(int argc, char **argv)
 	run.iops.begin = on_begin;
 	run.iops.data = on_data;
 	run.iops.end = on_end;
+	/* A forced format scans every unit, binary ones too. */
+	if (cli.format != KL_FORMAT_AUTO)
+		run.iops.flags |= KL_INPUT_ALL_DATA;
 	run.jops.arg = &run.u;
 	run.jops.entry = on_entry;
 	run.jops.error = on_jerror;

@@ -497,8 +497,7 @@ is "$(j key got.json summary skipped_binary)" 1 \
 is "$(j key got.json end skipped)" '"binary"' "the end event says skipped"
 printf 'x\000 ffffffff81234567 \001\002\003' >>bin.dat
 run --format=text -c bin.dat
-todo_is "$STATUS:$OUT:$ERR" "1:1:" "--format=text scans a binary file as text" \
-    "kl_input_fd() gives no data for binary units, whatever --format says"
+is "$STATUS:$OUT:$ERR" "1:1:" "--format=text scans a binary file as text"
 
 # --- The whole shared corpus, packed. -----------------------------------
 CORPUS=$TOPSRC/../shared/corpus

@@ -180,13 +180,11 @@ runj --format=text "$TMP/garbage"
 ok "garbage --format=text: exit status 0 or 1" test "$STATUS" -le 1
 ok "garbage --format=text, --json: every output line is a JSON event" \
     is_jsonl "$TMP/out"
-todo_is "$(j pos "$TMP/out" | cut -d: -f3 | paste -sd' ' -)" \
+is "$(j pos "$TMP/out" | cut -d: -f3 | paste -sd' ' -)" \
     "$(j offsets "$TMP/garbage")" \
-    "garbage --format=text: the three planted pointers once each, offsets exact" \
-    "--format=text still skips the binary file (man page: scans it as text)"
-todo_is "$(j cands "$TMP/out")" "$(j hexruns "$TMP/garbage")" \
-    "garbage --format=text: every 16-digit hex run is a candidate" \
-    "--format=text still skips the binary file"
+    "garbage --format=text: the three planted pointers once each, offsets exact"
+is "$(j cands "$TMP/out")" "$(j hexruns "$TMP/garbage")" \
+    "garbage --format=text: every 16-digit hex run is a candidate"
 "$KLEAKSCAN" --format=text --color=never "$TMP/garbage" >"$TMP/text" \
     2>/dev/null
 is "$(j clean "$TMP/text")" clean \
@@ -207,9 +205,8 @@ for elf in "$KLEAKSCAN" /bin/ls; do
 	ok "ELF $e --format=text: exit status 0 or 1" test "$STATUS" -le 1
 	ok "ELF $e --format=text, --json: every line is a JSON event" \
 	    is_jsonl "$TMP/out"
-	todo_is "$(j cands "$TMP/out")" "$(j hexruns "$elf")" \
-	    "ELF $e --format=text: candidates are exactly its 16-digit hex runs" \
-	    "--format=text still skips the binary file"
+	is "$(j cands "$TMP/out")" "$(j hexruns "$elf")" \
+	    "ELF $e --format=text: candidates are exactly its 16-digit hex runs"
 	"$KLEAKSCAN" --format=text --color=never --show-suppressed "$elf" \
 	    >"$TMP/text" 2>"$TMP/err"
 	ok "ELF $e --format=text, text: exit status 0 or 1" test "$?" -le 1
