@@ -334,6 +334,39 @@ struct kl_sink {
 	int	(*finding)(void *, const struct kl_finding *);
 };
 
+/*
+ * %pK as the kernel's lib/vsprintf.c prints it (restricted_pointer()),
+ * with the hashed %p it falls back to at kptr_restrict 0 (ptr_to_id()).
+ */
+#define KL_PK_LEFT	0x1	/* '-' flag: LEFT */
+#define KL_PK_ZEROPAD	0x2	/* '0' flag: ZEROPAD */
+#define KL_PK_SPECIAL	0x4	/* '#' flag: SPECIAL, a 0x prefix */
+#define KL_PK_WIDTH_MAX	((1 << 23) - 1)	/* the kernel's FIELD_WIDTH_MAX */
+#define KL_PK_PREC_MAX	((1 << 15) - 1)	/* the kernel's PRECISION_MAX */
+#define KL_PK_KEYLEN	16		/* bytes of a siphash_key_t */
+
+/* A conversion's printf_spec: %-20pK is { 20, -1, KL_PK_LEFT }. */
+struct kl_pk_spec {
+	int		 field_width;	/* -1: none given */
+	int		 precision;	/* -1: none given */
+	unsigned	 flags;		/* KL_PK_* */
+};
+#define KL_PK_SPEC_DEFAULT { -1, -1, 0 }	/* plain %pK */
+
+/* The kernel, the sysctls and the task that runs the vsprintf(). */
+struct kl_pk_ctx {
+	int		 kptr_restrict;	/* 0, 1 or 2 (the sysctl's range) */
+	int		 cap_syslog;	/* current has CAP_SYSLOG */
+	int		 creds_match;	/* euid == uid and egid == gid */
+	int		 in_irq;	/* hardirq, serving softirq or NMI */
+	int		 ptr_bits;	/* 32 or 64 */
+	int		 kver;		/* 0xMMmmpp (5.10.110 is 0x050a6e),
+					   0 for current mainline */
+	int		 no_hash_pointers; /* booted with it (or slub_debug) */
+	const uint8_t	*key;		/* KL_PK_KEYLEN bytes of ptr_key, or
+					   NULL: not filled yet, (ptrval) */
+};
+
 struct kl_engine;
 struct kl_scan;
 
@@ -512,6 +545,16 @@ size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);
 int		 kl_utf8_valid(const uint8_t *, size_t);
 size_t		 kl_esc_json(char *, size_t, const uint8_t *, size_t);
 size_t		 kl_base64(char *, size_t, const uint8_t *, size_t);
+
+/* pk.c */
+int		 kl_pk_format(uint64_t, const struct kl_pk_spec *,
+		     const struct kl_pk_ctx *, char *, size_t,
+		     struct kl_error *);
+uint64_t	 kl_pk_siphash(const void *, size_t, const uint8_t *);
+uint64_t	 kl_pk_siphash_u64(uint64_t, const uint8_t *);
+uint64_t	 kl_pk_siphash_u32(uint32_t, const uint8_t *);
+int		 kl_pk_hash_digits(uint64_t, const uint8_t *, int, char *);
+int		 kl_pk_zero_token(char *, size_t);
 
 /* error.c */
 void		 kl_error_set(struct kl_error *, enum kl_errcode, int,
