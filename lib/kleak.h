@@ -427,6 +427,8 @@ int		 kl_scan_record_begin(struct kl_scan *,
 		     const struct kl_record *, struct kl_error *);
 int		 kl_scan_record_end(struct kl_scan *, struct kl_error *);
 int		 kl_scan_new_boot(struct kl_scan *);
+uint64_t	 kl_scan_settled(const struct kl_scan *);
+int		 kl_scan_settle(struct kl_scan *);
 
 /* Limits of the input layer (input.c); 0 means the default. */
 struct kl_limits {
@@ -539,6 +541,41 @@ void		 kl_journal_free(struct kl_journal *);
 /* journal-native.c */
 int		 kl_journal_native(const char *, const struct kl_journal_ops *,
 		     struct kl_error *);
+
+/* Rewriting styles (--redact-style). */
+enum kl_redact_style {
+	KL_REDACT_ZERO = 0,	/* zeros, as %pK prints at kptr_restrict=2 */
+	KL_REDACT_HASH,		/* a keyed hash, as %p prints since 4.15 */
+};
+
+/* Options of a rewriter. */
+struct kl_redact_opts {
+	int			 level;		/* 2, 3 or 4 (--restrict) */
+	enum kl_redact_style	 style;
+	uint8_t			 key[16];	/* SipHash key for HASH */
+	size_t			 max_hold;	/* bytes held before the
+						   caller settles; 0: 16 MiB */
+};
+struct kl_redact;
+
+/* redact.c */
+struct kl_redact *kl_redact_new(const struct kl_redact_opts *,
+		     int (*)(void *, const void *, size_t), void *,
+		     struct kl_error *);
+void		 kl_redact_reset(struct kl_redact *);
+void		 kl_redact_free(struct kl_redact *);
+int		 kl_redact_wants(const struct kl_redact_opts *,
+		     const struct kl_finding *);
+int		 kl_redact_data(struct kl_redact *, const void *, size_t,
+		     struct kl_error *);
+int		 kl_redact_finding(struct kl_redact *,
+		     const struct kl_finding *, struct kl_error *);
+int		 kl_redact_settle(struct kl_redact *, uint64_t,
+		     struct kl_error *);
+size_t		 kl_redact_held(const struct kl_redact *);
+int		 kl_redact_full(const struct kl_redact *);
+int		 kl_redact_end(struct kl_redact *, struct kl_error *);
+uint64_t	 kl_redact_changed(const struct kl_redact *);
 
 /* escape.c */
 size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);

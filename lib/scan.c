@@ -770,3 +770,30 @@ kl_scan_new_boot(struct kl_scan *sc)
 		return (0);
 	return (new_segment(sc));
 }
+
+/*
+ * The unit offset below which no finding can be reported any more: the
+ * first token still waiting for the architecture, else the end of what
+ * was scanned.  A rewriter may write out the bytes below it.
+ */
+uint64_t
+kl_scan_settled(const struct kl_scan *sc)
+{
+	if (sc->npend > 0)
+		return (sc->pend[0].offset);
+	return (sc->base + sc->done);
+}
+
+/*
+ * Decide the architecture now if tokens wait for it (a rewriter that
+ * holds too many bytes).  Returns as feed.
+ */
+int
+kl_scan_settle(struct kl_scan *sc)
+{
+	if (sc->stopped)
+		return (1);
+	if (sc->decided || sc->npend == 0)
+		return (0);
+	return (decide(sc, 0));
+}

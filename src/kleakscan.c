@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,45 @@ struct run {
 };
 
 static struct run	 run;
+
+/* Printer callbacks that print nothing (--redact writes the logs). */
+static void
+null_input(const struct input *in)
+{
+	(void)in;
+}
+
+static void
+null_finding(const struct input *in, const struct kl_finding *f)
+{
+	(void)in;
+	(void)f;
+}
+
+static void
+null_error(const struct input *in, uint64_t line, const char *msg)
+{
+	(void)in;
+	(void)line;
+	(void)msg;
+}
+
+static void
+null_end(const struct input *in, const struct kl_stats *st)
+{
+	(void)in;
+	(void)st;
+}
+
+static void
+null_summary(const struct totals *t)
+{
+	(void)t;
+}
+
+static const struct printer null_printer = {
+	null_input, null_finding, null_error, null_end, null_summary
+};
 
 /* The exit status decided from what happened so far. */
 static int
@@ -160,6 +200,8 @@ input_error(struct input *in, uint64_t line, const char *fmt, ...)
 	}
 }
 
+static void	unit_error(uint64_t, const char *);
+
 /* The message of a library error. */
 static const char *
 lib_msg(const struct kl_error *err)
@@ -177,7 +219,22 @@ on_finding(void *arg, const struct kl_finding *f)
 {
 	struct run	*r = arg;
 	struct input	*in = r->cur;
+	struct kl_error	 err;
 
+	if (r->cli->redact) {
+		memset(&err, 0, sizeof(err));
+		if (rewrite_finding(in, f, &err) == -1) {
+			unit_error(err.line, lib_msg(&err));
+			rewrite_fail();
+			return (1);
+		}
+		if (f->suppressed == KL_SUP_NONE) {
+			in->leaks++;
+			r->leaked = 1;
+		} else
+			in->suppressed++;
+		return (0);
+	}
 	if (f->suppressed != KL_SUP_NONE) {
 		in->suppressed++;
 		if (r->cli->kl.suppressed && r->cli->mode == MODE_LINES &&
@@ -333,6 +390,10 @@ unit_finish(const struct kl_error *cut)
 	if (!u->in.skipped && kl_scan_end(run.scan, &err) == -1 &&
 	    run.stop != STOP_ALL)
 		unit_error(err.line, lib_msg(&err));
+	memset(&err, 0, sizeof(err));
+	if (run.cli->redact && !u->dead && u->kind == KL_UNIT_TEXT &&
+	    rewrite_unit_end(&err) == -1)
+		unit_error(err.line, lib_msg(&err));
 	if (run.stop == STOP_ALL)
 		goto out;
 	if (cut != NULL)
@@ -473,6 +534,7 @@ on_begin(void *arg, const struct kl_unit *ku)
 {
 	struct unit	*u = &run.u;
 	struct kl_error	 err;
+	char		 msg[256];
 
 	(void)arg;
 	if (run.stop == STOP_ALL)
@@ -481,6 +543,13 @@ on_begin(void *arg, const struct kl_unit *ku)
 	if (unit_begin(ku->path, ku->members, ku->nmembers,
 	    unit_kind(ku->kind)) == -1)
 		return (1);
+	if (run.cli->redact && rewrite_unit_begin(ku, u->kind, msg,
+	    sizeof(msg)) == -1) {
+		unit_error(0, msg);
+		rewrite_fail();
+		u->dead = 1;
+		return (0);
+	}
 	switch (u->kind) {
 	case KL_UNIT_TEXT:
 		break;
@@ -531,7 +600,15 @@ on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
 		memset(&err, 0, sizeof(err));
 		if (u->jr != NULL)
 			rc = kl_journal_feed(u->jr, p, k, &err);
-		else
+		else if (run.cli->redact) {
+			rc = rewrite_data(p, k, &err);
+			if (rc == 0)
+				rc = kl_scan_feed(run.scan, p, k, &err);
+			if (rc == 0)
+				rc = rewrite_settle(run.scan, &err);
+			if (rc == -1)
+				rewrite_fail();
+		} else
 			rc = kl_scan_feed(run.scan, p, k, &err);
 		if (rc == -1 && run.stop == STOP_NONE) {
 			unit_error(err.line, lib_msg(&err));
@@ -586,9 +663,23 @@ static int
 scan_input(const char *name, const char *path, int fd, int is_stdin)
 {
 	struct kl_error	err;
+	uint64_t	errs;
+	char		msg[PATH_MAX + 256];
 	int		rc;
 
 	run.is_stdin = is_stdin;
+	errs = log_errors();
+	if (run.cli->redact && rewrite_input_begin(is_stdin ? NULL : path,
+	    fd, msg, sizeof(msg)) == -1) {
+		struct input	in;
+
+		memset(&in, 0, sizeof(in));
+		in.name = name;
+		in.namelen = strlen(name);
+		input_error(&in, 0, "%s", msg);
+		rewrite_fail();
+		return (0);
+	}
 	run.native = path;
 	if (is_stdin)
 		run.native = is_reg(fd) ? NATIVE_STDIN : NULL;
@@ -619,6 +710,15 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 		}
 	} else
 		unit_finish(NULL);
+	if (run.cli->redact && rewrite_input_end(log_errors() == errs, msg,
+	    sizeof(msg)) == -1) {
+		struct input	in;
+
+		memset(&in, 0, sizeof(in));
+		in.name = name;
+		in.namelen = strlen(name);
+		input_error(&in, 0, "%s", msg);
+	}
 	return (0);
 }
 
@@ -736,6 +836,10 @@ main(int argc, char **argv)
 	cli.show_names = show_names(&cli);
 
 	run.pr = cli.json ? print_json_init(&cli) : print_text_init(&cli);
+	if (cli.redact) {
+		run.pr = &null_printer;
+		rewrite_init(&cli);
+	}
 	memset(&err, 0, sizeof(err));
 	if ((run.engine = kl_engine_new(&cli.kl, &err)) == NULL)
 		log_fatal("cannot set up the scanner: %s", lib_msg(&err));
@@ -754,6 +858,11 @@ main(int argc, char **argv)
 
 	scan_all(&cli);
 
+	if (cli.redact) {
+		(void)rewrite_finish(log_errors() == 0);
+		out_check();
+		finish(exit_status());
+	}
 	if (!cli.quiet) {
 		run.pr->summary(&run.tot);
 		out_check();

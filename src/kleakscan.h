@@ -56,6 +56,12 @@ struct cli {
 	const char		*label;
 	const char		*files_from;
 	size_t			 read_size;
+	int			 redact;	/* --redact */
+	const char		*output;	/* -o */
+	int			 in_place;
+	struct kl_redact_opts	 ropt;		/* --restrict, style, key */
+	int			 hash_key_set;
+	const char		*receipt;
 	char			**operands;
 	int			 noperands;
 
@@ -123,6 +129,20 @@ struct walk_cb {
 
 /* kleakscan.c */
 void		 out_check(void);
+
+/* rewrite.c */
+void		 rewrite_init(const struct cli *);
+int		 rewrite_input_begin(const char *, int, char *, size_t);
+int		 rewrite_input_end(int, char *, size_t);
+int		 rewrite_unit_begin(const struct kl_unit *, enum kl_unit_kind,
+		     char *, size_t);
+int		 rewrite_data(const void *, size_t, struct kl_error *);
+int		 rewrite_settle(struct kl_scan *, struct kl_error *);
+int		 rewrite_finding(const struct input *, const struct kl_finding *,
+		     struct kl_error *);
+int		 rewrite_unit_end(struct kl_error *);
+void		 rewrite_fail(void);
+int		 rewrite_finish(int);
 
 /* options.c */
 void		 options_parse(int, char **, struct cli *);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,6 +32,12 @@ enum {
 	OPT_JSON,
 	OPT_STATS,
 	OPT_COLOR,
+	OPT_REDACT,
+	OPT_IN_PLACE,
+	OPT_RESTRICT,
+	OPT_REDACT_STYLE,
+	OPT_HASH_KEY,
+	OPT_RECEIPT,
 	OPT_HELP,
 };
 
@@ -99,6 +106,21 @@ static const struct optdef optdefs[] = {
 	    "never print input names with findings" },
 	{ "color", optional_argument, OPT_COLOR, "WHEN",
 	    "color: auto (the default), always, never" },
+	{ NULL, 0, 0, NULL, "Rewriting (print the logs as kptr_restrict=2 would):" },
+	{ "redact", no_argument, OPT_REDACT, NULL,
+	    "write the inputs with leaked addresses zeroed" },
+	{ "output", required_argument, 'o', "FILE",
+	    "write the rewritten inputs to FILE (not stdout)" },
+	{ "in-place", no_argument, OPT_IN_PLACE, NULL,
+	    "replace each input file by its rewritten copy" },
+	{ "restrict", required_argument, OPT_RESTRICT, "N",
+	    "2 (default), 3: also hashed %p, 4: also physical" },
+	{ "redact-style", required_argument, OPT_REDACT_STYLE, "STYLE",
+	    "zero (the default) or hash (keyed, as %p prints)" },
+	{ "hash-key", required_argument, OPT_HASH_KEY, "HEX",
+	    "32 hex digits: the key of --redact-style=hash" },
+	{ "receipt", required_argument, OPT_RECEIPT, "FILE",
+	    "record every change (JSON Lines, mode 0600)" },
 	{ NULL, 0, 0, NULL, "Other:" },
 	{ "version", no_argument, 'V', NULL,
 	    "print the version, PCRE2 version and JIT state" },
@@ -261,6 +283,53 @@ parse_word(const char *opt, const char *s, const char *const *words)
 	return (-1);
 }
 
+/* The value of a hex digit, or -1. */
+static int
+hexdigit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (c - 'A' + 10);
+	return (-1);
+}
+
+/* Parse a 128-bit key written as 32 hex digits. */
+static int
+parse_key(const char *s, uint8_t key[16])
+{
+	int	i, hi, lo;
+
+	if (strlen(s) != 32)
+		return (-1);
+	for (i = 0; i < 16; i++) {
+		hi = hexdigit(s[2 * i]);
+		lo = hexdigit(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return (-1);
+		key[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (0);
+}
+
+/* Fill key with random bytes (the default --hash-key): 0, or -1. */
+static int
+random_key(uint8_t key[16])
+{
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	do
+		n = read(fd, key, 16);
+	while (n == -1 && errno == EINTR);
+	close(fd);
+	return (n == 16 ? 0 : -1);
+}
+
 /* Does the environment ask for no color (no-color.org rule)? */
 static int
 no_color_env(void)
@@ -287,6 +356,24 @@ options_finish(struct cli *cli)
 	    (a = kl_arch_get(cli->kl.arch)) != NULL &&
 	    (a->flags & KL_ARCH_PAGE_OFFSET) == 0)
 		log_usage("--page-offset does not apply to %s", a->name);
+
+	if (!cli->redact && (cli->output != NULL || cli->in_place ||
+	    cli->receipt != NULL))
+		log_usage("-o, --in-place and --receipt need --redact");
+	if (cli->redact) {
+		if (cli->json || cli->mode != MODE_LINES || cli->quiet ||
+		    cli->stats)
+			log_usage("--redact writes the logs: it cannot be used "
+			    "with --json, -c, -l, -L, -q or --stats");
+		if (cli->output != NULL && cli->in_place)
+			log_usage("-o and --in-place cannot both be given");
+		if (cli->ropt.style == KL_REDACT_HASH && !cli->hash_key_set &&
+		    random_key(cli->ropt.key) == -1)
+			log_fatal("cannot read /dev/urandom for a hash key: %s",
+			    strerror(errno));
+		/* The rewriter decides on suppressed tokens too (level 3). */
+		cli->kl.suppressed = 1;
+	}
 
 	switch (cli->color) {
 	case WHEN_ALWAYS:
@@ -348,6 +435,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 		KL_FORMAT_EXPORT, KL_FORMAT_JSON
 	};
 	static const char *const engines[] = { "fast", "pcre2", NULL };
+	static const char *const styles[] = { "zero", "hash", NULL };
 	static const char *const whens[] = {
 		"auto", "always", "never", NULL
 	};
@@ -363,6 +451,8 @@ options_parse(int argc, char **argv, struct cli *cli)
 	cli->filename = -1;
 	cli->read_size = READ_SIZE_DEFAULT;
 	cli->limits.max_depth = MAX_DEPTH_DEFAULT;
+	cli->ropt.level = 2;
+	cli->ropt.style = KL_REDACT_ZERO;
 
 	options_tables(lo, so);
 	opterr = 0;
@@ -473,6 +563,34 @@ options_parse(int argc, char **argv, struct cli *cli)
 			else
 				cli->color = (enum when)parse_word("color",
 				    optarg, whens);
+			break;
+		case OPT_REDACT:
+			cli->redact = 1;
+			break;
+		case 'o':
+			cli->output = optarg;
+			break;
+		case OPT_IN_PLACE:
+			cli->in_place = 1;
+			break;
+		case OPT_RESTRICT:
+			if (parse_u64(optarg, 10, &v) == -1 || v < 2 || v > 4)
+				log_usage("invalid level '%s' for --restrict "
+				    "(2, 3 or 4)", optarg);
+			cli->ropt.level = (int)v;
+			break;
+		case OPT_REDACT_STYLE:
+			cli->ropt.style = parse_word("redact-style", optarg,
+			    styles) == 0 ? KL_REDACT_ZERO : KL_REDACT_HASH;
+			break;
+		case OPT_HASH_KEY:
+			if (parse_key(optarg, cli->ropt.key) == -1)
+				log_usage("invalid hash key '%s' (32 hex "
+				    "digits)", optarg);
+			cli->hash_key_set = 1;
+			break;
+		case OPT_RECEIPT:
+			cli->receipt = optarg;
 			break;
 		case 'V':
 			cli->version = 1;

@@ -77,6 +77,11 @@ for long in $(cat "$TMP/help.long"); do
 	max-member-size) arg==64M ;;
 	max-ratio) arg==100 ;;
 	max-total) arg==1G ;;
+	output) arg==/dev/null ;;
+	restrict) arg==3 ;;
+	redact-style) arg==hash ;;
+	hash-key) arg==000102030405060708090a0b0c0d0e0f ;;
+	receipt) arg==/dev/null ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then
