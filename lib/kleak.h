@@ -577,6 +577,56 @@ int		 kl_redact_full(const struct kl_redact *);
 int		 kl_redact_end(struct kl_redact *, struct kl_error *);
 uint64_t	 kl_redact_changed(const struct kl_redact *);
 
+/* symbols.c */
+#define KL_SYM_LINE_MAX	1024	/* longer map lines are malformed */
+struct kl_symtab;
+struct kl_symdir;
+
+/* A symbol an address falls in: what %pS prints. */
+struct kl_sym_hit {
+	const char	*name;		/* in the table: valid until freed */
+	const char	*module;	/* NULL for the kernel image */
+	uint64_t	 addr;		/* the symbol's address */
+	uint64_t	 offset;	/* from the symbol */
+	uint64_t	 size;		/* to the next symbol; 0: unknown */
+	char		 type;		/* nm type letter: T, t, D, ... */
+};
+
+/* Counters of a map load. */
+struct kl_sym_stats {
+	uint64_t	 lines;		/* lines read, blank ones too */
+	uint64_t	 symbols;	/* kept in the table */
+	uint64_t	 modules;
+	uint64_t	 ignored;	/* well-formed, not kept: A, U, N,
+					   undefined weak, ignored names */
+	uint64_t	 percpu;	/* x86_64 per-CPU offsets dropped */
+	uint64_t	 malformed;	/* lines skipped */
+	uint64_t	 first_bad;	/* line of the first, 0 when none */
+};
+
+struct kl_symtab *kl_sym_load(const char *, struct kl_error *);
+struct kl_symtab *kl_sym_load_fd(int, const char *, struct kl_error *);
+struct kl_symtab *kl_sym_load_mem(const void *, size_t, const char *,
+		     struct kl_error *);
+void		 kl_sym_free(struct kl_symtab *);
+const char	*kl_sym_release(const struct kl_symtab *);
+size_t		 kl_sym_count(const struct kl_symtab *);
+const struct kl_sym_stats *kl_sym_stats(const struct kl_symtab *);
+int		 kl_sym_lookup(const struct kl_symtab *, uint64_t,
+		     struct kl_sym_hit *);
+int		 kl_sym_lookup_bt(const struct kl_symtab *, uint64_t,
+		     struct kl_sym_hit *);
+int		 kl_sym_format(const struct kl_sym_hit *, char *, size_t);
+int		 kl_sym_find(const struct kl_symtab *, const char *,
+		     uint64_t *);
+uint64_t	 kl_sym_text(const struct kl_symtab *);
+struct kl_symdir *kl_symdir_open(const char *, struct kl_error *);
+size_t		 kl_symdir_count(const struct kl_symdir *);
+const char	*kl_symdir_release(const struct kl_symdir *, size_t);
+const struct kl_symtab *kl_symdir_get(struct kl_symdir *, const char *,
+		     struct kl_error *);
+void		 kl_symdir_free(struct kl_symdir *);
+
 /* escape.c */
 size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);
 int		 kl_utf8_valid(const uint8_t *, size_t);
