@@ -627,6 +627,76 @@ const struct kl_symtab *kl_symdir_get(struct kl_symdir *, const char *,
 		     struct kl_error *);
 void		 kl_symdir_free(struct kl_symdir *);
 
+/* Kinds of KASLR evidence (kaslr.c). */
+enum kl_evidence_kind {
+	KL_EV_KERNEL_OFFSET = 0,	/* "Kernel Offset: 0x.. from 0x.." */
+	KL_EV_KASLR_OFF,		/* disabled, nokaslr: slide 0 */
+	KL_EV_FRAME,			/* [<addr>] sym+off/size */
+	KL_EV_KALLSYMS,			/* runtime kallsyms line */
+	KL_EV_VALUE,			/* a leaked value of a region */
+};
+
+/* One piece of evidence, at its line. */
+struct kl_evidence {
+	uint64_t		 line;
+	enum kl_evidence_kind	 kind;
+	enum kl_region		 region;
+	uint64_t		 value;		/* slide, or the value */
+};
+
+#define KL_EVIDENCE_MAX	16
+#define KL_SLIDES_MAX	8
+
+/* The KASLR evidence of one boot segment. */
+struct kl_kaslr {
+	enum kl_arch_id		 arch;
+	const struct kl_symtab	*map;		/* or NULL */
+	int			 off;		/* KASLR disabled */
+	uint64_t		 offset_from;	/* "from" of Kernel Offset */
+	size_t			 nslides;
+	uint64_t		 slide[KL_SLIDES_MAX];
+	unsigned		 votes[KL_SLIDES_MAX];
+	uint64_t		 seen[KL_REGION_COUNT];	/* values per region */
+	uint64_t		 low[KL_REGION_COUNT];	/* lowest value */
+	size_t			 nev;
+	uint64_t		 nev_total;
+	struct kl_evidence	 ev[KL_EVIDENCE_MAX];
+};
+
+/* What a boot segment discloses. */
+struct kl_boot_verdict {
+	enum kl_arch_id		 arch;
+	int			 kaslr_off;
+	int			 has_slide;
+	uint64_t		 slide;
+	unsigned		 slide_votes;	/* evidence agreeing */
+	unsigned		 conflicts;	/* other slides seen */
+	uint64_t		 text_base;	/* 0 when unknown */
+	int			 text_exact;	/* from the slide */
+	unsigned		 disclosed;	/* 1 << region */
+	uint64_t		 base[KL_REGION_COUNT];
+	unsigned		 entropy_bits;	/* text KASLR bits left */
+	size_t			 nev;
+	uint64_t		 nev_total;
+	struct kl_evidence	 ev[KL_EVIDENCE_MAX];
+};
+
+/* kaslr.c */
+void		 kl_kaslr_init(struct kl_kaslr *, enum kl_arch_id,
+		     const struct kl_symtab *);
+void		 kl_kaslr_set_arch(struct kl_kaslr *, enum kl_arch_id);
+void		 kl_kaslr_set_map(struct kl_kaslr *, const struct kl_symtab *);
+int		 kl_kaslr_line(struct kl_kaslr *, uint64_t, const uint8_t *,
+		     size_t);
+void		 kl_kaslr_value(struct kl_kaslr *, uint64_t, enum kl_region,
+		     uint64_t);
+int		 kl_kaslr_slide(const struct kl_kaslr *, uint64_t *);
+int		 kl_kaslr_symbol(const struct kl_kaslr *, uint64_t, char *,
+		     size_t);
+void		 kl_kaslr_verdict(const struct kl_kaslr *,
+		     struct kl_boot_verdict *);
+const char	*kl_evidence_name(enum kl_evidence_kind);
+
 /* escape.c */
 size_t		 kl_esc_text(char *, size_t, const uint8_t *, size_t);
 int		 kl_utf8_valid(const uint8_t *, size_t);
