@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "kleak.h"
@@ -118,17 +119,29 @@ keep(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
 	e->value = value;
 }
 
+/*
+ * Can s be a slide of the architecture?  While it is not known yet, any
+ * page-aligned value below 2^46 can; kl_kaslr_slide() checks again.
+ */
+static int
+valid(const struct kl_kaslr *k, uint64_t s)
+{
+	const struct kinfo *ki = kinfo(k->arch);
+
+	if (k->arch == KL_ARCH_AUTO)
+		return (s % 4096 == 0 && s < (UINT64_C(1) << 46));
+	if (ki->step == 0)
+		return (s == 0);
+	return (s % ki->step == 0 && s < ki->range);
+}
+
 /* Count a vote for slide s; returns 0, or -1 when s is impossible. */
 static int
 vote(struct kl_kaslr *k, uint64_t s)
 {
-	const struct kinfo *ki = kinfo(k->arch);
 	size_t i;
 
-	if (ki->step == 0) {
-		if (s != 0)
-			return (-1);
-	} else if (s % ki->step != 0 || s >= ki->range)
+	if (!valid(k, s))
 		return (-1);
 	for (i = 0; i < k->nslides; i++)
 		if (k->slide[i] == s) {
@@ -237,13 +250,12 @@ static int
 kernel_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 {
 	static const char lit[] = "Kernel Offset: ";
-	const uint8_t *p;
 	size_t i;
 	uint64_t off, from;
 
-	if ((p = kl_memmem(m, n, KL_LIT(lit))) == NULL)
+	if (!kl_startswith(m, n, KL_LIT(lit)))
 		return (0);
-	i = (size_t)(p - m) + sizeof(lit) - 1;
+	i = sizeof(lit) - 1;
 	if (kl_startswith(m + i, n - i, KL_LIT("disabled"))) {
 		k->off = 1;
 		keep(k, line, KL_EV_KASLR_OFF, KL_REGION_TEXT, 0);
@@ -271,8 +283,8 @@ kaslr_off(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	const uint8_t *p;
 	size_t i;
 
-	if (kl_memmem(m, n, KL_LIT("KASLR disabled")) != NULL ||
-	    kl_memmem(m, n, KL_LIT("KASLR is disabled")) != NULL) {
+	if (kl_startswith(m, n, KL_LIT("KASLR disabled")) ||
+	    kl_startswith(m, n, KL_LIT("KASLR is disabled"))) {
 		k->off = 1;
 		keep(k, line, KL_EV_KASLR_OFF, KL_REGION_TEXT, 0);
 		(void)vote(k, 0);
@@ -362,15 +374,26 @@ frames(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 int
 kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 {
-	if (n == 0)
+	if (n < 8)
 		return (0);
-	if (kernel_offset(k, line, m, n))
-		return (1);
-	if (kaslr_off(k, line, m, n))
-		return (0);
-	if (kl_isxdigit(m[0]) && kallsyms_line(k, line, m, n))
-		return (0);
-	if (memchr(m, '+', n) != NULL && memchr(m, '[', n) != NULL)
+	switch (m[0]) {
+	case 'K':
+		if (kernel_offset(k, line, m, n))
+			return (1);
+		/* FALLTHROUGH */
+	case 'C':
+		if (kaslr_off(k, line, m, n))
+			return (0);
+		break;
+	default:
+		if (k->map != NULL && kl_isxdigit(m[0]) &&
+		    kallsyms_line(k, line, m, n))
+			return (0);
+		break;
+	}
+	/* Frames say something only with a map. */
+	if (k->map != NULL && memchr(m, '+', n) != NULL &&
+	    memchr(m, '[', n) != NULL)
 		frames(k, line, m, n);
 	return (0);
 }
@@ -394,13 +417,14 @@ kl_kaslr_value(struct kl_kaslr *k, uint64_t line, enum kl_region region,
 int
 kl_kaslr_slide(const struct kl_kaslr *k, uint64_t *slide)
 {
-	size_t i, best = 0;
+	size_t i, best = SIZE_MAX;
 
-	if (k->nslides == 0)
-		return (0);
-	for (i = 1; i < k->nslides; i++)
-		if (k->votes[i] > k->votes[best])
+	for (i = 0; i < k->nslides; i++)
+		if (valid(k, k->slide[i]) && (best == SIZE_MAX ||
+		    k->votes[i] > k->votes[best]))
 			best = i;
+	if (best == SIZE_MAX)
+		return (0);
 	*slide = k->slide[best];
 	return (1);
 }
@@ -447,7 +471,7 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 		for (i = 0; i < k->nslides; i++)
 			if (k->slide[i] == s)
 				v->slide_votes = k->votes[i];
-			else
+			else if (valid(k, k->slide[i]))
 				v->conflicts++;
 		v->text_base = (k->offset_from != 0 ? k->offset_from :
 		    a != NULL ? a->text_base : 0) + s;

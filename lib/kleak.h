@@ -328,10 +328,37 @@ struct kl_stats {
 	enum kl_arch_id	 arch;		/* last decided arch */
 };
 
-/* Where results go.  A callback returning non-zero stops the scan. */
+/* A framed line, for callers that look at lines themselves (KASLR). */
+struct kl_line {
+	uint64_t		 line;
+	const uint8_t		*text;		/* the line (the part held) */
+	size_t			 len;		/* without the newline */
+	size_t			 msg;		/* message start in text */
+	uint64_t		 offset;	/* unit offset of text[0] */
+	unsigned		 boot;		/* boot segment, 0-based */
+	int			 banner;	/* a "Linux version" banner */
+	const struct kl_record	*record;	/* journal field, or NULL */
+};
+
+/* A boot segment that ended: lines first_line..last_line. */
+struct kl_boot {
+	unsigned		 boot;
+	uint64_t		 first_line;
+	uint64_t		 last_line;
+	enum kl_arch_id		 arch;		/* decided for the segment */
+};
+
+/*
+ * Where results go.  A callback returning non-zero stops the scan.
+ * line (may be NULL) sees each line once it is framed, before its
+ * findings; boot (may be NULL) each boot segment as it ends, after its
+ * findings.
+ */
 struct kl_sink {
 	void	*arg;
 	int	(*finding)(void *, const struct kl_finding *);
+	int	(*line)(void *, const struct kl_line *);
+	int	(*boot)(void *, const struct kl_boot *);
 };
 
 /*
@@ -625,6 +652,7 @@ size_t		 kl_symdir_count(const struct kl_symdir *);
 const char	*kl_symdir_release(const struct kl_symdir *, size_t);
 const struct kl_symtab *kl_symdir_get(struct kl_symdir *, const char *,
 		     struct kl_error *);
+const char	*kl_symdir_path(const struct kl_symdir *, const char *);
 void		 kl_symdir_free(struct kl_symdir *);
 
 /* Kinds of KASLR evidence (kaslr.c). */

@@ -79,6 +79,7 @@ struct kl_scan {
 	uint64_t		 last_ts;
 	int			 have_ts;
 	unsigned		 seg_flags;	/* KL_F_UNHASHED */
+	uint64_t		 seg_first;	/* first line of the segment */
 	struct kl_detect	 det;
 	enum kl_arch_id		 arch;		/* decided arch, AUTO: pending */
 	int			 decided;
@@ -340,14 +341,40 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	return (0);
 }
 
-/* Close the boot segment: flush what waited, start a fresh one. */
+/* Tell the sink that the boot segment ends at line last. */
 static int
-new_segment(struct kl_scan *sc)
+boot_end(struct kl_scan *sc, uint64_t last)
+{
+	struct kl_boot b;
+
+	if (sc->sink.boot == NULL)
+		return (0);
+	memset(&b, 0, sizeof(b));
+	b.boot = sc->boot;
+	b.first_line = sc->seg_first;
+	b.last_line = last;
+	b.arch = sc->arch;
+	if (sc->sink.boot(sc->sink.arg, &b) != 0) {
+		sc->stopped = 1;
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * Close the boot segment, whose last line is last: flush what waited,
+ * start a fresh one.
+ */
+static int
+new_segment(struct kl_scan *sc, uint64_t last)
 {
 	int rc = 0;
 
 	if (!sc->decided)
 		rc = decide(sc, 1);
+	if (rc == 0)
+		rc = boot_end(sc, last);
+	sc->seg_first = last + 1;
 	sc->boot++;
 	sc->st.boots++;
 	sc->seg_banner = 0;
@@ -388,7 +415,7 @@ frame_line(struct kl_scan *sc, size_t avail)
 	} else if (fr.has_ts && sc->have_ts && fr.ts_us + 1000000 < sc->last_ts &&
 	    fr.ts_us < 10000000)
 		newseg = 1;
-	if (newseg && new_segment(sc) != 0)
+	if (newseg && new_segment(sc, sc->lineno - 1) != 0)
 		return (1);
 	if (fr.boot)
 		sc->seg_banner = 1;
@@ -411,6 +438,22 @@ frame_line(struct kl_scan *sc, size_t avail)
 		kl_detect_line(&sc->det, mp, ml < DETECT_MAX ? ml : DETECT_MAX);
 		if (sc->det.certain && decide(sc, 0) != 0)
 			return (1);
+	}
+	if (sc->sink.line != NULL) {
+		struct kl_line l;
+
+		l.line = sc->lineno;
+		l.text = lp;
+		l.len = ml + fr.msg;
+		l.msg = fr.msg;
+		l.offset = sc->ls_abs;
+		l.boot = sc->boot;
+		l.banner = fr.boot;
+		l.record = sc->rec;
+		if (sc->sink.line(sc->sink.arg, &l) != 0) {
+			sc->stopped = 1;
+			return (1);
+		}
 	}
 	return (0);
 }
@@ -639,6 +682,7 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->have_ts = 0;
 	sc->last_ts = 0;
 	sc->seg_flags = 0;
+	sc->seg_first = 1;
 	sc->npend = 0;
 	sc->arenalen = 0;
 	memset(&sc->anchors, 0, sizeof(sc->anchors));
@@ -696,6 +740,8 @@ kl_scan_end(struct kl_scan *sc, struct kl_error *err)
 	if ((rc = process(sc, 1, err)) != 0)
 		return (rc);
 	if (!sc->decided && (rc = decide(sc, 1)) != 0)
+		return (rc);
+	if (sc->seg_lines > 0 && (rc = boot_end(sc, sc->lineno)) != 0)
 		return (rc);
 	return (0);
 }
@@ -768,7 +814,7 @@ kl_scan_new_boot(struct kl_scan *sc)
 {
 	if (sc->seg_lines == 0)
 		return (0);
-	return (new_segment(sc));
+	return (new_segment(sc, sc->lineno));
 }
 
 /*

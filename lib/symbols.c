@@ -1332,6 +1332,18 @@ kl_symdir_get(struct kl_symdir *d, const char *release, struct kl_error *err)
 	return (e->tab);
 }
 
+/* The file of release's map in the directory, or NULL. */
+const char *
+kl_symdir_path(const struct kl_symdir *d, const char *release)
+{
+	struct dent key, *e;
+
+	key.release = (char *)(uintptr_t)release;
+	e = d->n > 0 ? bsearch(&key, d->e, d->n, sizeof(*d->e), dent_cmp) :
+	    NULL;
+	return (e != NULL ? e->path : NULL);
+}
+
 /* Free the index and every table it loaded. */
 void
 kl_symdir_free(struct kl_symdir *d)

@@ -52,6 +52,7 @@ struct unit {
 	int			 dead;		/* no more data is scanned */
 	int			 cut;		/* cut short by the input layer */
 	uint64_t		 bytes;		/* bytes of the unit seen */
+	uint64_t		 layout;	/* layout findings (lines) */
 	char			*boot_id;	/* last _BOOT_ID seen */
 };
 
@@ -84,10 +85,19 @@ null_input(const struct input *in)
 }
 
 static void
-null_finding(const struct input *in, const struct kl_finding *f)
+null_finding(const struct input *in, const struct kl_finding *f,
+    const char *sym)
 {
 	(void)in;
 	(void)f;
+	(void)sym;
+}
+
+static void
+null_boot(const struct input *in, const struct bootrep *r)
+{
+	(void)in;
+	(void)r;
 }
 
 static void
@@ -112,7 +122,8 @@ null_summary(const struct totals *t)
 }
 
 static const struct printer null_printer = {
-	null_input, null_finding, null_error, null_end, null_summary
+	null_input, null_finding, null_boot, null_error, null_end,
+	null_summary
 };
 
 /* The exit status decided from what happened so far. */
@@ -136,6 +147,7 @@ cleanup(void)
 	run.u.boot_id = NULL;
 	kl_scan_free(run.scan);
 	run.scan = NULL;
+	verdict_free();
 	kl_engine_free(run.engine);
 	run.engine = NULL;
 	buf_free(&run.disp);
@@ -201,6 +213,8 @@ input_error(struct input *in, uint64_t line, const char *fmt, ...)
 }
 
 static void	unit_error(uint64_t, const char *);
+static void	show_finding(const struct kl_finding *);
+static int	on_finding(void *, const struct kl_finding *);
 
 /* The message of a library error. */
 static const char *
@@ -211,6 +225,59 @@ lib_msg(const struct kl_error *err)
 	if (err->errnum != 0)
 		return (strerror(err->errnum));
 	return ("scan failed");
+}
+
+/* Print a finding now, with its symbol (sym, or NULL). */
+static void
+print_finding(const struct kl_finding *f, const char *sym)
+{
+	run.pr->finding(run.cur, f, sym);
+	out_check();
+}
+
+/*
+ * Print a finding, or keep it until the slide of its boot is known (a
+ * map is given): then the waiting ones go out first, in order.
+ */
+static void
+show_finding(const struct kl_finding *f)
+{
+	if (verdict_should_wait()) {
+		if (verdict_wait(f) == 0)
+			return;
+		verdict_flush(print_finding);
+	} else
+		verdict_flush(print_finding);
+	print_finding(f, verdict_symbol(f));
+}
+
+/* The sink: a framed line (KASLR evidence, layout findings). */
+static int
+on_line(void *arg, const struct kl_line *l)
+{
+	struct kl_finding	lf;
+
+	if (verdict_line(l, &lf) != 1)
+		return (0);
+	run.u.layout++;
+	return (on_finding(arg, &lf));
+}
+
+/* The sink: a boot segment ended; its findings came before. */
+static int
+on_boot(void *arg, const struct kl_boot *b)
+{
+	struct bootrep	rep;
+
+	(void)arg;
+	verdict_flush(print_finding);
+	verdict_boot(b, &rep);
+	if (!run.cli->quiet && run.cli->mode == MODE_LINES &&
+	    !run.cli->redact) {
+		run.pr->boot(run.cur, &rep);
+		out_check();
+	}
+	return (run.stop == STOP_ALL);
 }
 
 /* The sink: count a finding, print it or stop the scan. */
@@ -238,22 +305,20 @@ on_finding(void *arg, const struct kl_finding *f)
 	if (f->suppressed != KL_SUP_NONE) {
 		in->suppressed++;
 		if (r->cli->kl.suppressed && r->cli->mode == MODE_LINES &&
-		    !r->cli->quiet) {
-			r->pr->finding(in, f);
-			out_check();
-		}
+		    !r->cli->quiet)
+			show_finding(f);
 		return (0);
 	}
 	in->leaks++;
 	r->leaked = 1;
+	verdict_value(f);
 	if (r->cli->quiet) {
 		r->stop = STOP_ALL;
 		return (1);
 	}
 	switch (r->cli->mode) {
 	case MODE_LINES:
-		r->pr->finding(in, f);
-		out_check();
+		show_finding(f);
 		break;
 	case MODE_WITH:
 	case MODE_WITHOUT:
@@ -341,6 +406,7 @@ unit_begin(const char *name, const char *const *members, size_t nmembers,
 	u->kind = kind;
 	if (scan_ready(&u->in) == -1)
 		return (-1);
+	verdict_unit_begin();
 	run.cur = &u->in;
 	run.stop = STOP_NONE;
 	u->open = 1;
@@ -399,6 +465,8 @@ unit_finish(const struct kl_error *cut)
 	if (cut != NULL)
 		unit_error(cut->line, lib_msg(cut));
 	st = *kl_scan_stats(run.scan);
+	st.findings += u->layout;
+	st.region[KL_REGION_LAYOUT] += u->layout;
 	if (u->kind == KL_UNIT_EXPORT || u->kind == KL_UNIT_JSON ||
 	    u->in.skipped)
 		st.bytes = u->bytes;	/* the stream, not the field bytes */
@@ -845,6 +913,9 @@ main(int argc, char **argv)
 		log_fatal("cannot set up the scanner: %s", lib_msg(&err));
 	run.sink.arg = &run;
 	run.sink.finding = on_finding;
+	run.sink.line = on_line;
+	run.sink.boot = on_boot;
+	verdict_init(&cli);
 	run.iops.arg = &run;
 	run.iops.begin = on_begin;
 	run.iops.data = on_data;

@@ -62,6 +62,10 @@ struct cli {
 	struct kl_redact_opts	 ropt;		/* --restrict, style, key */
 	int			 hash_key_set;
 	const char		*receipt;
+	const char		**maps;		/* --system-map, repeated */
+	size_t			 nmaps;
+	const char		*map_dir;	/* --system-map-dir */
+	int			 verdict;	/* --verdict */
 	char			**operands;
 	int			 noperands;
 
@@ -102,10 +106,22 @@ struct totals {
 	uint64_t	 suppressed[KL_SUP_COUNT];
 };
 
+/* The report of one boot segment. */
+struct bootrep {
+	struct kl_boot		 b;
+	struct kl_boot_verdict	 v;
+	char			 release[128];	/* "" when unknown */
+	int			 has_map;
+	char			 map[1024];	/* the System.map used */
+};
+
 /* A report printer: text or JSON Lines. */
 struct printer {
 	void	(*begin)(const struct input *);
-	void	(*finding)(const struct input *, const struct kl_finding *);
+	/* A finding; sym is its symbol (%pS) or NULL. */
+	void	(*finding)(const struct input *, const struct kl_finding *,
+		    const char *);
+	void	(*boot)(const struct input *, const struct bootrep *);
 	void	(*error)(const struct input *, uint64_t, const char *);
 	void	(*end)(const struct input *, const struct kl_stats *);
 	void	(*summary)(const struct totals *);
@@ -143,6 +159,19 @@ int		 rewrite_finding(const struct input *, const struct kl_finding *,
 int		 rewrite_unit_end(struct kl_error *);
 void		 rewrite_fail(void);
 int		 rewrite_finish(int);
+
+/* verdict.c */
+void		 verdict_init(const struct cli *);
+void		 verdict_free(void);
+void		 verdict_unit_begin(void);
+int		 verdict_line(const struct kl_line *, struct kl_finding *);
+const char	*verdict_symbol(const struct kl_finding *);
+void		 verdict_value(const struct kl_finding *);
+int		 verdict_should_wait(void);
+int		 verdict_wait(const struct kl_finding *);
+void		 verdict_flush(void (*)(const struct kl_finding *,
+		     const char *));
+void		 verdict_boot(const struct kl_boot *, struct bootrep *);
 
 /* options.c */
 void		 options_parse(int, char **, struct cli *);

@@ -32,6 +32,9 @@ enum {
 	OPT_JSON,
 	OPT_STATS,
 	OPT_COLOR,
+	OPT_SYSTEM_MAP,
+	OPT_SYSTEM_MAP_DIR,
+	OPT_VERDICT,
 	OPT_REDACT,
 	OPT_IN_PLACE,
 	OPT_RESTRICT,
@@ -64,6 +67,13 @@ static const struct optdef optdefs[] = {
 	    "matching engine: fast (the default), pcre2" },
 	{ "show-suppressed", no_argument, OPT_SHOW_SUPPRESSED, NULL,
 	    "also report look-alikes, with the reason" },
+	{ NULL, 0, 0, NULL, "Symbols and KASLR:" },
+	{ "system-map", required_argument, OPT_SYSTEM_MAP, "FILE",
+	    "System.map or kallsyms to symbolise with (repeat)" },
+	{ "system-map-dir", required_argument, OPT_SYSTEM_MAP_DIR, "DIR",
+	    "maps named System.map-RELEASE, picked per boot" },
+	{ "verdict", no_argument, OPT_VERDICT, NULL,
+	    "print what each boot discloses (slide, bases)" },
 	{ NULL, 0, 0, NULL, "Inputs:" },
 	{ "files-from", required_argument, OPT_FILES_FROM, "FILE",
 	    "read input names from FILE (- for stdin)" },
@@ -563,6 +573,17 @@ options_parse(int argc, char **argv, struct cli *cli)
 			else
 				cli->color = (enum when)parse_word("color",
 				    optarg, whens);
+			break;
+		case OPT_SYSTEM_MAP:
+			cli->maps = xreallocarray(cli->maps, cli->nmaps + 1,
+			    sizeof(*cli->maps));
+			cli->maps[cli->nmaps++] = optarg;
+			break;
+		case OPT_SYSTEM_MAP_DIR:
+			cli->map_dir = optarg;
+			break;
+		case OPT_VERDICT:
+			cli->verdict = 1;
 			break;
 		case OPT_REDACT:
 			cli->redact = 1;

@@ -197,7 +197,8 @@ json_record(const struct kl_record *r)
 
 /* A finding event. */
 static void
-json_finding(const struct input *in, const struct kl_finding *f)
+json_finding(const struct input *in, const struct kl_finding *f,
+    const char *sym)
 {
 	json_type("finding");
 	json_path(in);
@@ -223,6 +224,8 @@ json_finding(const struct input *in, const struct kl_finding *f)
 	json_cstr(kl_severity_name(f->severity));
 	json_key("confidence");
 	json_cstr(kl_confidence_name(f->confidence));
+	json_key("symbol");
+	json_cstr(sym);
 	json_key("rule");
 	json_cstr(f->rule);
 	json_key("suppressed");
@@ -242,6 +245,85 @@ json_finding(const struct input *in, const struct kl_finding *f)
 	json_u64("line_column", f->lcol);
 	json_bool("line_cut",
 	    (f->flags & (KL_F_HEAD_CUT | KL_F_TAIL_CUT)) != 0);
+	fputs("}\n", stdout);
+}
+
+/* Write "key":"0x..." or null. */
+static void
+json_hex(const char *key, int have, uint64_t v)
+{
+	json_key(key);
+	if (have)
+		printf("\"0x%" PRIx64 "\"", v);
+	else
+		fputs("null", stdout);
+}
+
+/* A boot event: what the segment discloses about the layout. */
+static void
+json_boot(const struct input *in, const struct bootrep *r)
+{
+	const struct kl_boot_verdict *v = &r->v;
+	const char	*sep;
+	size_t		 i;
+
+	json_type("boot");
+	json_path(in);
+	json_u64("boot", r->b.boot);
+	json_u64("first_line", r->b.first_line);
+	json_u64("last_line", r->b.last_line);
+	json_key("release");
+	json_cstr(r->release[0] != '\0' ? r->release : NULL);
+	json_key("arch");
+	json_cstr(kl_arch_name(r->b.arch));
+	json_key("map");
+	json_cstr(r->has_map ? r->map : NULL);
+	json_hex("slide", v->has_slide, v->slide);
+	json_bool("kaslr_off", v->kaslr_off);
+	json_u64("slide_evidence", v->slide_votes);
+	json_u64("slide_conflicts", v->conflicts);
+	json_hex("text_base", v->text_base != 0, v->text_base);
+	json_bool("text_base_exact", v->text_exact);
+	json_key("bases");
+	sep = "{";
+	for (i = KL_REGION_TEXT; i < KL_REGION_COUNT; i++) {
+		if (i == KL_REGION_LAYOUT || i == KL_REGION_KERNEL)
+			continue;
+		fputs(sep, stdout);
+		json_cstr(kl_region_name((enum kl_region)i));
+		putchar(':');
+		if (v->disclosed & (1u << i))
+			printf("\"0x%" PRIx64 "\"", v->base[i]);
+		else
+			fputs("null", stdout);
+		sep = ",";
+	}
+	fputs("}", stdout);
+	json_key("disclosed");
+	sep = "[";
+	for (i = KL_REGION_TEXT; i < KL_REGION_COUNT; i++) {
+		if ((v->disclosed & (1u << i)) == 0)
+			continue;
+		fputs(sep, stdout);
+		json_cstr(kl_region_name((enum kl_region)i));
+		sep = ",";
+	}
+	fputs(*sep == '[' ? "[]" : "]", stdout);
+	json_u64("entropy_bits", v->entropy_bits);
+	json_key("evidence");
+	sep = "[";
+	for (i = 0; i < v->nev; i++) {
+		fputs(sep, stdout);
+		printf("{\"line\":%" PRIu64, v->ev[i].line);
+		json_key("kind");
+		json_cstr(kl_evidence_name(v->ev[i].kind));
+		json_key("region");
+		json_cstr(kl_region_name(v->ev[i].region));
+		printf(",\"value\":\"0x%" PRIx64 "\"}", v->ev[i].value);
+		sep = ",";
+	}
+	fputs(*sep == '[' ? "[]" : "]", stdout);
+	json_u64("evidence_total", v->nev_total);
 	fputs("}\n", stdout);
 }
 
@@ -331,7 +413,8 @@ json_summary(const struct totals *t)
 }
 
 static const struct printer json_printer = {
-	json_begin, json_finding, json_error, json_end, json_summary
+	json_begin, json_finding, json_boot, json_error, json_end,
+	json_summary
 };
 
 /* Set up the JSON Lines printer for cli. */

@@ -223,7 +223,8 @@ severity_sgr(enum kl_severity s)
 
 /* Print one finding on one line. */
 static void
-text_finding(const struct input *in, const struct kl_finding *f)
+text_finding(const struct input *in, const struct kl_finding *f,
+    const char *sym)
 {
 	const char	*sgr;
 	char		 what[128];
@@ -267,6 +268,10 @@ text_finding(const struct input *in, const struct kl_finding *f)
 	fputs(value_text(f), stdout);
 	if (pt_cli->use_color)
 		fputs(SGR_OFF, stdout);
+	if (sym != NULL) {
+		putchar(' ');
+		fputs(print_text_esc(&pt_esc, sym, strlen(sym)), stdout);
+	}
 	if (f->flags & KL_F_UNHASHED)
 		fputs(" [unhashed]", stdout);
 	fputs("  ", stdout);
@@ -277,6 +282,79 @@ text_finding(const struct input *in, const struct kl_finding *f)
 	if (f->flags & KL_F_TAIL_CUT)
 		fputs("...", stdout);
 	putchar('\n');
+}
+
+/*
+ * --verdict: what one boot segment discloses, in a few lines:
+ *
+ *   NAME: boot 0, lines 1-808, 6.1.0-57-amd64, x86_64, map FILE
+ *     slide: Kernel Offset: 0x4200000 from 0xffffffff81000000 (11 pieces
+ *       of evidence: kernel-offset line 808, kallsyms line 357, ...)
+ *     disclosed: text 0xffffffff85200000, direct-map 0xffff8880...
+ *     KASLR entropy left: 0 bits
+ */
+static void
+text_boot(const struct input *in, const struct bootrep *r)
+{
+	const struct kl_boot_verdict *v = &r->v;
+	const struct kl_arch *a = kl_arch_get(r->b.arch);
+	const char	*sep;
+	size_t		 i;
+
+	if (!pt_cli->verdict)
+		return;
+	if (show_name(in) || in->nmembers > 0) {
+		put_name(in);
+		fputs(": ", stdout);
+	}
+	printf("boot %u, lines %" PRIu64 "-%" PRIu64 ", %s, %s", r->b.boot,
+	    r->b.first_line, r->b.last_line,
+	    r->release[0] != '\0' ? print_text_esc(&pt_esc, r->release,
+	    strlen(r->release)) : "release unknown",
+	    kl_arch_name(r->b.arch));
+	if (r->has_map)
+		printf(", map %s", print_text_esc(&pt_esc, r->map,
+		    strlen(r->map)));
+	putchar('\n');
+	if (v->has_slide) {
+		if (v->kaslr_off)
+			printf("  slide: Kernel Offset: disabled");
+		else
+			printf("  slide: Kernel Offset: 0x%" PRIx64
+			    " from 0x%" PRIx64, v->slide, v->text_base -
+			    v->slide);
+		printf(" (%u piece%s of evidence", v->slide_votes,
+		    v->slide_votes == 1 ? "" : "s");
+		if (v->conflicts != 0)
+			printf(", %u other slide%s disagree", v->conflicts,
+			    v->conflicts == 1 ? "" : "s");
+		fputs(")\n", stdout);
+	} else
+		fputs("  slide: not disclosed\n", stdout);
+	fputs("  disclosed:", stdout);
+	sep = " ";
+	for (i = KL_REGION_TEXT; i < KL_REGION_COUNT; i++) {
+		if ((v->disclosed & (1u << i)) == 0)
+			continue;
+		printf("%s%s %s0x%" PRIx64, sep, kl_region_name(
+		    (enum kl_region)i), i == KL_REGION_TEXT &&
+		    v->text_exact ? "" : "<= ", v->base[i]);
+		sep = ", ";
+	}
+	if (*sep == ' ')
+		fputs(" nothing", stdout);
+	putchar('\n');
+	if (v->nev > 0) {
+		fputs("  evidence:", stdout);
+		for (i = 0; i < v->nev; i++)
+			printf("%s%s line %" PRIu64, i == 0 ? " " : ", ",
+			    kl_evidence_name(v->ev[i].kind), v->ev[i].line);
+		if (v->nev_total > v->nev)
+			printf(", and %" PRIu64 " more", v->nev_total - v->nev);
+		putchar('\n');
+	}
+	if (a != NULL && a->kaslr_align != 0)
+		printf("  KASLR entropy left: %u bits\n", v->entropy_bits);
 }
 
 /* Nothing to print when an input starts. */
@@ -386,7 +464,8 @@ text_summary(const struct totals *t)
 }
 
 static const struct printer text_printer = {
-	text_begin, text_finding, text_error, text_end, text_summary
+	text_begin, text_finding, text_boot, text_error, text_end,
+	text_summary
 };
 
 /* Set up the text printer for cli. */

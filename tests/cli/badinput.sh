@@ -111,7 +111,7 @@ is "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')" 16 \
     "missing file last: the findings before it are all printed"
 runj "$TMP/no-such-file" "$fx"
 is "$(j events "$TMP/out" | paste -sd' ' -)" \
-    "error begin $(printf 'finding %.0s' $(seq 16))end summary" \
+    "error begin $(printf 'finding %.0s' $(seq 16))boot end summary" \
     "missing file, --json: an error event, then the good input"
 is "$(grep '"type":"summary"' "$TMP/out" | grep -c '"errors":1')" 1 \
     "missing file, --json: the summary counts one error"

@@ -82,6 +82,8 @@ for long in $(cat "$TMP/help.long"); do
 	redact-style) arg==hash ;;
 	hash-key) arg==000102030405060708090a0b0c0d0e0f ;;
 	receipt) arg==/dev/null ;;
+	system-map) arg==/dev/null ;;
+	system-map-dir) arg==/tmp ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then

@@ -237,8 +237,8 @@ clean.log
 ctl.log
 null" "begin and end events per input"
 is "$(sed -n 's/.*"type":"\([a-z]*\)".*/\1/p' "$TMP/json" | tr '\n' ' ')" \
-    "begin finding finding finding finding finding end begin end error begin finding end begin finding finding finding finding finding end summary " \
-    "event order: begin, findings, end per input; error; summary last"
+    "begin finding finding finding finding finding boot end begin boot end error begin finding boot end begin finding finding finding finding finding boot end summary " \
+    "event order: begin, findings, boot, end per input; error; summary last"
 is "$(jfield "$TMP/json" finding path line column offset text value region severity suppressed unhashed line_cut | sed -n '1,5p')" \
     "sample.log 2 26 $O2 ffffa667c016fe48 0xffffa667c016fe48 vmalloc medium null false false
 sample.log 3 19 $((O2 + ${#L2} + 1 - 25 + 18)) ffffffff8123abcd 0xffffffff8123abcd text high null false false

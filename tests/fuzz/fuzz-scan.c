@@ -87,6 +87,7 @@ run(const uint8_t *data, size_t size, enum kl_engine_kind engine,
 	out->n = 0;
 	out->data = data;
 	out->size = size;
+	memset(&sink, 0, sizeof(sink));
 	sink.arg = out;
 	sink.finding = collect;
 	if ((sc = kl_scan_new(e, &sink, &err)) == NULL)

@@ -85,6 +85,7 @@ scan(const char *buf, size_t len, size_t step, size_t window,
 	o.suppressed = 1;
 	e = kl_engine_new(&o, &err);
 	assert_non_null(e);
+	memset(&sink, 0, sizeof(sink));
 	sink.arg = out;
 	sink.finding = collect;
 	sc = kl_scan_new(e, &sink, &err);

@@ -1,0 +1,410 @@
+/*
+ * verdict.c - symbol maps, the KASLR evidence of each boot segment, the
+ * symbols of text findings and the per-boot report.
+ *
+ * The scanner shows each framed line (kl_sink.line) and the end of each
+ * boot segment (kl_sink.boot).  Lines feed lib/kaslr.c and name the
+ * release ("Linux version 6.1.0-18-amd64 ..."), which picks the map of
+ * the segment: a --system-map whose file name carries that release, a
+ * map of --system-map-dir, else the one --system-map given without a
+ * release.  A "Kernel Offset: 0x... from 0x..." line becomes a finding
+ * of region layout.  Text findings get "sym+0xoff/0xsize" once the slide
+ * is known; with a map and no slide yet, findings wait (bounded) until
+ * the segment ends or the slide shows up, so that a panic's Kernel
+ * Offset line at the end still symbolises the frames above it.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kleakscan.h"
+
+#define WAIT_MAX	4096		/* findings waiting for a slide */
+#define WAIT_BYTES	(8u << 20)	/* bytes of their copies */
+
+/* A finding waiting for the slide, with copies of its bytes. */
+struct waiting {
+	struct kl_finding	 f;
+	size_t			 text;		/* arena offsets */
+	size_t			 ltext;
+	int			 has_rec;
+	struct kl_record	 rec;
+	size_t			 field;
+	size_t			 cursor;
+};
+
+static struct {
+	const struct cli	*cli;
+	struct kl_symtab	**maps;		/* --system-map */
+	const char		**mapnames;
+	size_t			 nmaps;
+	struct kl_symdir	*dir;		/* --system-map-dir */
+	struct kl_kaslr		 k;
+	char			 release[128];
+	const struct kl_symtab	*map;
+	const char		*mapname;
+	char			 dirmap[1024];
+	char			 sym[512];	/* the last symbol formatted */
+	struct waiting		*w;
+	size_t			 nw;
+	size_t			 wcap;
+	uint8_t			*arena;
+	size_t			 alen;
+	size_t			 acap;
+	int			 waiting;	/* findings wait in order */
+} vs;
+
+/* Is c a hex digit? */
+static int
+is_hex(uint8_t c)
+{
+	return ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F'));
+}
+
+/* The value of the hex digit c. */
+static unsigned
+hex_val(uint8_t c)
+{
+	if (c <= '9')
+		return (c - '0');
+	return ((c | 0x20) - 'a' + 10);
+}
+
+/* Load the maps of the command line; exits on a map that cannot load. */
+void
+verdict_init(const struct cli *cli)
+{
+	struct kl_error	err;
+	size_t		i;
+
+	memset(&vs, 0, sizeof(vs));
+	vs.cli = cli;
+	if (cli->nmaps > 0) {
+		vs.maps = xreallocarray(NULL, cli->nmaps, sizeof(*vs.maps));
+		vs.mapnames = xreallocarray(NULL, cli->nmaps,
+		    sizeof(*vs.mapnames));
+	}
+	for (i = 0; i < cli->nmaps; i++) {
+		memset(&err, 0, sizeof(err));
+		if ((vs.maps[i] = kl_sym_load(cli->maps[i], &err)) == NULL)
+			log_fatal("%s: %s", cli->maps[i], err.msg);
+		vs.mapnames[i] = cli->maps[i];
+		vs.nmaps++;
+	}
+	if (cli->map_dir != NULL) {
+		memset(&err, 0, sizeof(err));
+		if ((vs.dir = kl_symdir_open(cli->map_dir, &err)) == NULL)
+			log_fatal("%s: %s", cli->map_dir, err.msg);
+	}
+}
+
+/* Free the maps and what waits. */
+void
+verdict_free(void)
+{
+	size_t	i;
+
+	for (i = 0; i < vs.nmaps; i++)
+		kl_sym_free(vs.maps[i]);
+	free(vs.maps);
+	free(vs.mapnames);
+	kl_symdir_free(vs.dir);
+	free(vs.w);
+	free(vs.arena);
+	memset(&vs, 0, sizeof(vs));
+}
+
+/* Are symbols or boot reports wanted at all? */
+static int
+active(void)
+{
+	return (vs.cli != NULL);
+}
+
+/* Pick the map for the release of the segment (NULL: not known). */
+static void
+pick_map(void)
+{
+	const struct kl_symtab	*t;
+	const char		*r;
+	struct kl_error		 err;
+	size_t			 i;
+
+	vs.map = NULL;
+	vs.mapname = NULL;
+	if (vs.release[0] != '\0') {
+		for (i = 0; i < vs.nmaps; i++) {
+			r = kl_sym_release(vs.maps[i]);
+			if (r != NULL && strcmp(r, vs.release) == 0) {
+				vs.map = vs.maps[i];
+				vs.mapname = vs.mapnames[i];
+				goto out;
+			}
+		}
+		if (vs.dir != NULL) {
+			memset(&err, 0, sizeof(err));
+			if ((t = kl_symdir_get(vs.dir, vs.release, &err)) !=
+			    NULL) {
+				vs.map = t;
+				snprintf(vs.dirmap, sizeof(vs.dirmap), "%s",
+				    kl_symdir_path(vs.dir, vs.release));
+				vs.mapname = vs.dirmap;
+				goto out;
+			}
+		}
+	}
+	/*
+	 * A map without a release in its name serves any segment; a map of
+	 * one release serves a segment whose release is not known, when it
+	 * is the only map.
+	 */
+	for (i = 0; i < vs.nmaps; i++)
+		if (kl_sym_release(vs.maps[i]) == NULL ||
+		    (vs.nmaps == 1 && vs.release[0] == '\0')) {
+			vs.map = vs.maps[i];
+			vs.mapname = vs.mapnames[i];
+			break;
+		}
+out:
+	kl_kaslr_set_map(&vs.k, vs.map);
+}
+
+/* A new boot segment starts. */
+static void
+boot_start(void)
+{
+	kl_kaslr_init(&vs.k, vs.cli->kl.arch, NULL);
+	vs.release[0] = '\0';
+	pick_map();
+}
+
+/* A new unit starts. */
+void
+verdict_unit_begin(void)
+{
+	if (!active())
+		return;
+	vs.nw = 0;
+	vs.alen = 0;
+	vs.waiting = 0;
+	boot_start();
+}
+
+/*
+ * "Linux version 6.1.0-18-amd64 (...)": the release of the segment.  The
+ * banner may stand behind junk the framing left (console escapes).
+ */
+static void
+release_line(const struct kl_line *l)
+{
+	static const char lit[] = "Linux version ";
+	const uint8_t *m;
+	size_t i, n, k = sizeof(lit) - 1;
+
+	if (!l->banner)
+		return;
+	if ((m = memmem(l->text, l->len, lit, k)) == NULL)
+		return;
+	n = l->len - (size_t)(m - l->text);
+	for (i = k; i < n && m[i] > ' ' && m[i] < 0x7f &&
+	    i - k < sizeof(vs.release) - 1; i++)
+		;
+	if (i == k)
+		return;
+	memcpy(vs.release, m + k, i - k);
+	vs.release[i - k] = '\0';
+	pick_map();
+}
+
+/*
+ * A framed line.  Returns 1 and fills lf when the line discloses the
+ * layout itself (a Kernel Offset line): a finding of region layout.
+ */
+int
+verdict_line(const struct kl_line *l, struct kl_finding *lf)
+{
+	static const char lit[] = "Kernel Offset: 0x";
+	const uint8_t	*m = l->text + l->msg, *p;
+	size_t		 n = l->len - l->msg, d, i;
+	uint64_t	 v;
+
+	if (!active())
+		return (0);
+	release_line(l);
+	if (kl_kaslr_line(&vs.k, l->line, m, n) != 1)
+		return (0);
+	if ((p = memmem(m, n, lit, sizeof(lit) - 1)) == NULL)
+		return (0);
+	i = (size_t)(p - m) + sizeof(lit) - 1;
+	v = 0;
+	for (d = 0; i + d < n && d < 16 && is_hex(m[i + d]); d++)
+		v = v << 4 | hex_val(m[i + d]);
+	if (d == 0)
+		return (0);
+	memset(lf, 0, sizeof(*lf));
+	lf->line = l->line;
+	lf->column = l->msg + i + 1;
+	lf->offset = l->offset + l->msg + i;
+	lf->value = v;
+	lf->text = m + i;
+	lf->textlen = d;
+	lf->prefix = 1;
+	lf->arch = vs.k.arch;
+	lf->region = KL_REGION_LAYOUT;
+	lf->severity = KL_SEV_HIGH;
+	lf->confidence = KL_CONF_HIGH;
+	lf->suppressed = KL_SUP_NONE;
+	lf->rule = "kernel-offset";
+	lf->boot = l->boot;
+	lf->ltext = l->text;
+	lf->llen = l->len;
+	lf->lcol = 1;
+	lf->record = l->record;
+	return (1);
+}
+
+/*
+ * The symbol of a text finding, as %pS prints it, or NULL.  Also counts
+ * the finding's value as evidence of its region's base.
+ */
+const char *
+verdict_symbol(const struct kl_finding *f)
+{
+	if (!active() || f->suppressed != KL_SUP_NONE)
+		return (NULL);
+	if (f->region == KL_REGION_LAYOUT)
+		return (NULL);
+	if (f->region != KL_REGION_TEXT)
+		return (NULL);
+	if (kl_kaslr_symbol(&vs.k, f->value, vs.sym, sizeof(vs.sym)) == 0)
+		return (NULL);
+	return (vs.sym);
+}
+
+/* Count a leaked value for the bases of the segment. */
+void
+verdict_value(const struct kl_finding *f)
+{
+	if (!active() || f->suppressed != KL_SUP_NONE ||
+	    f->region == KL_REGION_LAYOUT || f->region == KL_REGION_PHYSICAL)
+		return;
+	kl_kaslr_set_arch(&vs.k, f->arch);
+	kl_kaslr_value(&vs.k, f->line, f->region, f->value);
+}
+
+/* Should findings wait for the slide (a map, no slide yet, lines out)? */
+int
+verdict_should_wait(void)
+{
+	uint64_t	s;
+
+	if (!active() || vs.map == NULL || vs.cli->mode != MODE_LINES ||
+	    vs.cli->quiet || vs.cli->redact)
+		return (0);
+	return (vs.waiting || !kl_kaslr_slide(&vs.k, &s));
+}
+
+/* Append n bytes to the arena; returns their offset, SIZE_MAX if full. */
+static size_t
+arena_add(const void *p, size_t n)
+{
+	size_t	off;
+
+	if (n > WAIT_BYTES - vs.alen)
+		return (SIZE_MAX);
+	if (vs.alen + n > vs.acap) {
+		vs.acap = vs.acap == 0 ? 65536 : vs.acap;
+		while (vs.acap < vs.alen + n)
+			vs.acap *= 2;
+		vs.arena = xreallocarray(vs.arena, vs.acap, 1);
+	}
+	off = vs.alen;
+	memcpy(vs.arena + off, p, n);
+	vs.alen += n;
+	return (off);
+}
+
+/* Keep a copy of f until the slide is known; 0, or -1 when full. */
+int
+verdict_wait(const struct kl_finding *f)
+{
+	struct waiting	*w;
+	size_t		 save = vs.alen;
+
+	if (vs.nw >= WAIT_MAX)
+		return (-1);
+	if (vs.nw == vs.wcap) {
+		vs.wcap = vs.wcap == 0 ? 64 : vs.wcap * 2;
+		vs.w = xreallocarray(vs.w, vs.wcap, sizeof(*vs.w));
+	}
+	w = &vs.w[vs.nw];
+	memset(w, 0, sizeof(*w));
+	w->f = *f;
+	if ((w->text = arena_add(f->text, f->textlen)) == SIZE_MAX ||
+	    (w->ltext = arena_add(f->ltext, f->llen)) == SIZE_MAX)
+		goto full;
+	if (f->record != NULL) {
+		w->has_rec = 1;
+		w->rec = *f->record;
+		if ((w->field = arena_add(f->record->field,
+		    strlen(f->record->field) + 1)) == SIZE_MAX)
+			goto full;
+		w->cursor = SIZE_MAX;
+		if (f->record->cursor != NULL && (w->cursor = arena_add(
+		    f->record->cursor, strlen(f->record->cursor) + 1)) ==
+		    SIZE_MAX)
+			goto full;
+	}
+	vs.nw++;
+	vs.waiting = 1;
+	return (0);
+full:
+	vs.alen = save;
+	return (-1);
+}
+
+/* Hand every waiting finding, in order, to emit; then none waits. */
+void
+verdict_flush(void (*emit)(const struct kl_finding *, const char *))
+{
+	struct waiting	*w;
+	size_t		 i;
+
+	for (i = 0; i < vs.nw; i++) {
+		w = &vs.w[i];
+		w->f.text = vs.arena + w->text;
+		w->f.ltext = vs.arena + w->ltext;
+		if (w->has_rec) {
+			w->rec.field = (const char *)vs.arena + w->field;
+			w->rec.cursor = w->cursor == SIZE_MAX ? NULL :
+			    (const char *)vs.arena + w->cursor;
+			w->f.record = &w->rec;
+		}
+		emit(&w->f, verdict_symbol(&w->f));
+	}
+	vs.nw = 0;
+	vs.alen = 0;
+	vs.waiting = 0;
+}
+
+/* A boot segment ended: fill its report, start the next segment. */
+void
+verdict_boot(const struct kl_boot *b, struct bootrep *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	if (!active())
+		return;
+	if (b->arch != KL_ARCH_AUTO)
+		kl_kaslr_set_arch(&vs.k, b->arch);
+	rep->b = *b;
+	kl_kaslr_verdict(&vs.k, &rep->v);
+	snprintf(rep->release, sizeof(rep->release), "%s", vs.release);
+	if (vs.mapname != NULL)
+		snprintf(rep->map, sizeof(rep->map), "%s", vs.mapname);
+	rep->has_map = vs.mapname != NULL;
+	boot_start();
+}
