@@ -34,6 +34,7 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -71,6 +72,7 @@ struct rp {
 	uint64_t			 raw;		/* bytes read(2) */
 	uint64_t			 expanded;	/* bytes of leaves */
 	off_t				 start;		/* of a file input, or -1 */
+	uint64_t			 disk;		/* its size, or 0 */
 	int				 failed;	/* an error was said */
 	struct buf			 disp;
 };
@@ -464,7 +466,7 @@ wlvl_open(struct wlvl *l)
 static int
 limits(struct rp *rp, uint64_t ubytes, size_t n, char *msg, size_t msgsize)
 {
-	uint64_t	rb;
+	uint64_t	rb, denom;
 
 	rp->expanded += n;
 	if (ubytes + n > rp->max_member) {
@@ -478,12 +480,13 @@ limits(struct rp *rp, uint64_t ubytes, size_t n, char *msg, size_t msgsize)
 		    rp->max_total);
 		return (-1);
 	}
-	rb = rp->raw > UINT64_MAX / rp->max_ratio ? UINT64_MAX :
-	    rp->raw * rp->max_ratio;
+	denom = rp->disk > rp->raw ? rp->disk : rp->raw;
+	rb = denom > UINT64_MAX / rp->max_ratio ? UINT64_MAX :
+	    denom * rp->max_ratio;
 	if (rp->expanded > RATIO_FLOOR && rp->expanded > rb) {
 		snprintf(msg, msgsize, "ratio limit reached: %" PRIu64
 		    " bytes expanded from %" PRIu64 " (max_ratio %" PRIu64
-		    " to 1)", rp->expanded, rp->raw, rp->max_ratio);
+		    " to 1)", rp->expanded, denom, rp->max_ratio);
 		return (-1);
 	}
 	return (0);
@@ -1134,6 +1137,7 @@ repack_input(const struct cli *cli, const struct kl_input_ops *ops,
 	struct rp	rp;
 	struct src	s;
 	struct dst	d;
+	struct stat	st;
 	int		rc;
 
 	memset(&rp, 0, sizeof(rp));
@@ -1150,6 +1154,8 @@ repack_input(const struct cli *cli, const struct kl_input_ops *ops,
 	    DEF_RATIO;
 	rp.raw = npre;
 	rp.start = start;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		rp.disk = (uint64_t)st.st_size;
 	memset(&s, 0, sizeof(s));
 	s.rp = &rp;
 	s.fd = fd;
