@@ -641,6 +641,24 @@ container(const uint8_t *b, size_t n, int *code)
 	return (C_NONE);
 }
 
+/*
+ * What b[0..n), the start of a stream, is, as the input layer decides
+ * it: 1 and *filter_code an ARCHIVE_FILTER_* for a compressed stream,
+ * 2 and *format_code an ARCHIVE_FORMAT_* for an archive, 0 for neither.
+ */
+int
+kl_input_container(const uint8_t *b, size_t n, int *filter_code,
+    int *format_code)
+{
+	enum cont kind;
+	int code;
+
+	kind = container(b, n, &code);
+	*filter_code = kind == C_FILTER ? code : 0;
+	*format_code = kind == C_ARCHIVE ? code : 0;
+	return (kind == C_FILTER ? 1 : kind == C_ARCHIVE ? 2 : 0);
+}
+
 /* The name of a filter or format for units and messages. */
 static const char *
 code_name(int filter, int code)

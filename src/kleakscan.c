@@ -9,7 +9,9 @@
  * and JSON go through a journal parser whose entries are scanned field by
  * field as records; native journal files are read with libsystemd; other
  * binary units are skipped, counted and named on stderr.  Findings come
- * back through the sink and go to the printer in input order.  Errors are
+ * back through the sink and go to the printer in input order.  With
+ * --redact, an archive or a compressed input is repacked (repack.c),
+ * its text members fed through the same unit callbacks.  Errors are
  * per unit: one line on stderr (and an event with --json), then the next
  * member or input.  The exit status is decided once, at the end: 0 clean,
  * 1 leaks, 2 errors (errors win, except -q with a leak).
@@ -35,6 +37,8 @@
 
 #define SNIFF_SIZE	4096
 #define NATIVE_STDIN	"/dev/stdin"
+#define PEEK_MAX	(64u << 10)	/* as lib/input.c reads ahead */
+#define PEEK_TEXT	4096u
 
 /* Why the scan of an input stopped early. */
 enum stop {
@@ -726,6 +730,97 @@ is_native(int fd)
 	return (n > 0 && kl_input_sniff(b, (size_t)n) == KL_UNIT_JOURNAL);
 }
 
+/* Report an error on an input that has no unit open. */
+static void
+whole_error(const char *name, const char *msg)
+{
+	struct input	in;
+
+	memset(&in, 0, sizeof(in));
+	in.name = name;
+	in.namelen = strlen(name);
+	input_error(&in, 0, "%s", msg);
+}
+
+/*
+ * --redact: read the first bytes of the input as the input layer does.
+ * An archive or a compressed stream is repacked (repack.c).  Anything
+ * else is left to kl_input_fd(): a file is seeked back; a pipe is fed to
+ * the unit callbacks from here, the bytes already read first.  Returns
+ * 1 when the input was dealt with here, 0 when kl_input_fd() reads it.
+ */
+static int
+redact_input(const char *name, int fd)
+{
+	struct kl_unit	 ku;
+	struct kl_error	 err;
+	uint8_t		*pre;
+	size_t		 n = 0;
+	ssize_t		 r;
+	off_t		 start;
+	int		 f, g;
+
+	start = is_reg(fd) ? lseek(fd, 0, SEEK_CUR) : -1;
+	pre = xmalloc(PEEK_MAX);
+	memset(&err, 0, sizeof(err));
+	while (n < PEEK_MAX) {
+		do
+			r = read(fd, pre + n, PEEK_MAX - n);
+		while (r == -1 && errno == EINTR);
+		if (r == -1) {
+			kl_error_set(&err, KL_EIO, errno, "%s",
+			    strerror(errno));
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n >= PEEK_TEXT && memchr(pre, 0, PEEK_TEXT) == NULL)
+			break;
+	}
+	if (err.code != KL_EOK && n == 0) {
+		whole_error(name, lib_msg(&err));
+		rewrite_fail();
+		free(pre);
+		return (1);
+	}
+	if (err.code == KL_EOK && kl_input_container(pre, n, &f, &g) != 0) {
+		(void)repack_input(run.cli, &run.iops, name, fd, start, pre,
+		    n);
+		free(pre);
+		return (1);
+	}
+	if (err.code == KL_EOK && start != -1 &&
+	    lseek(fd, start, SEEK_SET) == start) {
+		free(pre);
+		return (0);
+	}
+	/* A pipe: one unit, the bytes read first. */
+	memset(&ku, 0, sizeof(ku));
+	ku.path = name;
+	ku.kind = kl_input_sniff(pre, n);
+	if (on_begin(&run, &ku) != 0) {
+		free(pre);
+		return (1);
+	}
+	if (n > 0 && on_data(&run, &ku, pre, n) != 0)
+		goto end;
+	while (err.code == KL_EOK) {
+		do
+			r = read(fd, pre, PEEK_MAX);
+		while (r == -1 && errno == EINTR);
+		if (r == -1)
+			kl_error_set(&err, KL_EIO, errno, "%s",
+			    strerror(errno));
+		else if (r == 0 || on_data(&run, &ku, pre, (size_t)r) != 0)
+			break;
+	}
+end:
+	(void)on_end(&run, &ku, err.code != KL_EOK ? &err : NULL);
+	free(pre);
+	return (1);
+}
+
 /* Scan one input, its members and what they hold; non-zero stops all. */
 static int
 scan_input(const char *name, const char *path, int fd, int is_stdin)
@@ -759,7 +854,10 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 		return (run.stop == STOP_ALL);
 	}
 	memset(&err, 0, sizeof(err));
-	rc = kl_input_fd(fd, name, &run.cli->limits, &run.iops, &err);
+	if (run.cli->redact && redact_input(name, fd))
+		rc = 0;
+	else
+		rc = kl_input_fd(fd, name, &run.cli->limits, &run.iops, &err);
 	if (run.stop == STOP_ALL) {
 		unit_finish(NULL);
 		return (1);

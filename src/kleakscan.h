@@ -6,6 +6,8 @@
 #ifndef KLEAKSCAN_H
 #define KLEAKSCAN_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -159,6 +161,14 @@ int		 rewrite_finding(const struct input *, const struct kl_finding *,
 int		 rewrite_unit_end(struct kl_error *);
 void		 rewrite_fail(void);
 int		 rewrite_finish(int);
+int		 rewrite_out(const void *, size_t);
+void		 rewrite_target(int (*)(void *, const void *, size_t), void *);
+void		 rewrite_repack(int);
+uint64_t	 rewrite_count(void);
+
+/* repack.c */
+int		 repack_input(const struct cli *, const struct kl_input_ops *,
+		     const char *, int, off_t, const uint8_t *, size_t);
 
 /* verdict.c */
 void		 verdict_init(const struct cli *);

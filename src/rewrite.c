@@ -42,15 +42,18 @@ struct rewrite {
 	struct buf		 esc;
 	uint64_t		 kill_after;	/* test hook: SIGKILL after */
 	uint64_t		 written;	/* ...this many bytes */
+	int			(*target)(void *, const void *, size_t);
+	void			*target_arg;	/* a member's writer */
+	int			 repacking;	/* members may be rewritten */
+	uint64_t		 count;		/* tokens rewritten, ever */
 };
 
 static struct rewrite	rw;
 
-/* The redactor's output callback: write to the destination. */
-static int
-rw_write(void *arg, const void *p, size_t n)
+/* Write bytes to the destination as they are. */
+int
+rewrite_out(const void *p, size_t n)
 {
-	(void)arg;
 	if (rw.out == NULL)
 		return (-1);
 	if (fwrite(p, 1, n, rw.out) != n)
@@ -61,6 +64,41 @@ rw_write(void *arg, const void *p, size_t n)
 		(void)raise(SIGKILL);
 	}
 	return (0);
+}
+
+/*
+ * The redactor's output callback: the destination, or the writer of the
+ * archive member being rewritten (repack.c).
+ */
+static int
+rw_write(void *arg, const void *p, size_t n)
+{
+	(void)arg;
+	if (rw.target != NULL)
+		return (rw.target(rw.target_arg, p, n));
+	return (rewrite_out(p, n));
+}
+
+/* Send the rewritten bytes of units to fn(arg) instead; NULL: undo. */
+void
+rewrite_target(int (*fn)(void *, const void *, size_t), void *arg)
+{
+	rw.target = fn;
+	rw.target_arg = arg;
+}
+
+/* An archive or a compressed file is being repacked (on), or not. */
+void
+rewrite_repack(int on)
+{
+	rw.repacking = on;
+}
+
+/* Tokens rewritten so far in the whole run. */
+uint64_t
+rewrite_count(void)
+{
+	return (rw.count);
 }
 
 /* The directory part of path, as a new string ("." when none). */
@@ -280,15 +318,16 @@ rewrite_input_end(int ok, char *msg, size_t msgsize)
 }
 
 /*
- * A unit starts.  Only a plain text unit can be rewritten for now:
- * returns -1 with msg set for members, compressed streams and journals.
+ * A unit starts.  Only a text unit can be rewritten: a plain file, or
+ * a member of what repack.c is repacking.  Returns -1 with msg set for
+ * others and journals.
  */
 int
 rewrite_unit_begin(const struct kl_unit *u, enum kl_unit_kind kind,
     char *msg, size_t msgsize)
 {
 	kl_redact_reset(rw.r);
-	if (u->nmembers > 0 || u->filter != NULL) {
+	if (!rw.repacking && (u->nmembers > 0 || u->filter != NULL)) {
 		snprintf(msg, msgsize, "cannot rewrite archives or compressed "
 		    "files yet: nothing written for this input");
 		return (-1);
@@ -358,6 +397,7 @@ rewrite_finding(const struct input *in, const struct kl_finding *f,
 
 	if ((rc = kl_redact_finding(rw.r, f, err)) == 1) {
 		rw.changed++;
+		rw.count++;
 		receipt_line(in, f);
 	}
 	return (rc == -1 ? -1 : 0);

@@ -1938,6 +1938,64 @@ t_big_member(void **state)
 	rec_free(&r);
 }
 
+/* kl_input_container(): what the input layer opens, by magic bytes. */
+static void
+t_container(void **state)
+{
+	static const uint8_t gz[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+	static const uint8_t xz[] = {0xfd, '7', 'z', 'X', 'Z', 0, 0, 4};
+	static const uint8_t zst[] = {0x28, 0xb5, 0x2f, 0xfd, 0, 0};
+	static const uint8_t zip[] = {'P', 'K', 3, 4, 20, 0, 0, 0};
+	static const uint8_t ar[] = "!<arch>\n";
+	static const uint8_t text[] = "[    0.000000] Linux version 5.4\n";
+	struct archive *w;
+	struct archive_entry *e;
+	uint8_t tar[2048];
+	size_t used;
+	int f, a;
+
+	(void)state;
+	assert_int_equal(kl_input_container(gz, sizeof(gz), &f, &a), 1);
+	assert_int_equal(f, ARCHIVE_FILTER_GZIP);
+	assert_int_equal(a, 0);
+	assert_int_equal(kl_input_container(xz, sizeof(xz), &f, &a), 1);
+	assert_int_equal(f, ARCHIVE_FILTER_XZ);
+	assert_int_equal(kl_input_container(zst, sizeof(zst), &f, &a), 1);
+	assert_int_equal(f, ARCHIVE_FILTER_ZSTD);
+	assert_int_equal(kl_input_container(zip, sizeof(zip), &f, &a), 2);
+	assert_int_equal(f, 0);
+	assert_int_equal(a, ARCHIVE_FORMAT_ZIP);
+	assert_int_equal(kl_input_container(ar, sizeof(ar) - 1, &f, &a), 2);
+	assert_int_equal(a, ARCHIVE_FORMAT_AR);
+	assert_int_equal(kl_input_container(text, sizeof(text) - 1, &f, &a),
+	    0);
+	assert_int_equal(f, 0);
+	assert_int_equal(a, 0);
+	/* A gzip magic cut short is no container. */
+	assert_int_equal(kl_input_container(gz, 2, &f, &a), 0);
+
+	/* A ustar header with its checksum, as libarchive writes it. */
+	assert_non_null(w = archive_write_new());
+	assert_int_equal(archive_write_set_format_ustar(w), ARCHIVE_OK);
+	assert_int_equal(archive_write_set_bytes_per_block(w, 0), ARCHIVE_OK);
+	assert_int_equal(archive_write_open_memory(w, tar, sizeof(tar), &used),
+	    ARCHIVE_OK);
+	assert_non_null(e = archive_entry_new());
+	archive_entry_set_pathname(e, "kern.log");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	archive_entry_set_size(e, 0);
+	assert_int_equal(archive_write_header(w, e), ARCHIVE_OK);
+	archive_entry_free(e);
+	assert_int_equal(archive_write_close(w), ARCHIVE_OK);
+	archive_write_free(w);
+	assert_true(used >= 512);
+	assert_int_equal(kl_input_container(tar, used, &f, &a), 2);
+	assert_int_equal(a, ARCHIVE_FORMAT_TAR);
+	tar[148] ^= 1;		/* a bad checksum: not a tar */
+	assert_int_equal(kl_input_container(tar, used, &f, &a), 0);
+}
+
 int
 main(void)
 {
@@ -1961,6 +2019,7 @@ main(void)
 		cmocka_unit_test(t_zip_names),
 		cmocka_unit_test(t_encrypted),
 		cmocka_unit_test(t_sniff),
+		cmocka_unit_test(t_container),
 		cmocka_unit_test(t_kinds),
 		cmocka_unit_test(t_empty),
 		cmocka_unit_test(t_stop),
