@@ -4,10 +4,10 @@
  * compiled once (JIT when allowed), matched per thread.
  *
  * Every entry names a literal key its lines must hold.  A matcher looks
- * for all keys in one pass over the message (a bitmap of the rarest
+ * for all keys in one pass over the message (a table of the rarest
  * byte pair of each key, then a compare), and runs only the patterns
  * of the entries whose key it saw: a line with no leak shape costs one
- * table look-up per byte.
+ * table look-up per byte, and never reaches PCRE2.
  */
 #include "config.h"
 
@@ -73,7 +73,9 @@ struct kl_leakdb {
 	struct lkey	*k;
 	size_t		 nk;
 	struct kgram	*byg;		/* keys sorted by anchor pair */
-	uint8_t		 bm[65536 / 8];	/* anchor pairs present */
+	uint8_t		 has[65536];	/* by pair (a native 16-bit load):
+					   is it the anchor of a key? */
+	uint16_t	 first[65536];	/* pair: 1 + its first index in byg */
 	size_t		 minkey;	/* shortest key */
 	uint32_t	 maxcap;	/* largest capture count */
 	int		 jit;		/* every pattern is JIT-compiled */
@@ -589,11 +591,16 @@ parse(struct kl_leakdb *db, const uint8_t *buf, size_t len,
 static unsigned
 byte_freq(uint8_t c)
 {
-	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ' ')
-		return (12);
-	if (c == ':' || c == '[' || c == ']' || c == '.' || c == '-' ||
-	    c == '_' || c == '(' || c == ')' || c == ',' || c == '/' ||
-	    c == '=' || c == '\t')
+	if (c == ' ')
+		return (20);
+	/* timestamps, "0x", "key: value" */
+	if (c == ':' || c == '[' || c == ']' || c == '0' || c == '.' ||
+	    c == 'x')
+		return (14);
+	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+		return (10);
+	if (c == '-' || c == '_' || c == '(' || c == ')' || c == ',' ||
+	    c == '/' || c == '=' || c == '\t')
 		return (6);
 	if (c >= 'A' && c <= 'Z')
 		return (4);
@@ -611,7 +618,17 @@ cmp_gram(const void *a, const void *b)
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
 
-/* Build the key table and the pair bitmap. */
+/* The byte pair at b as one native 16-bit load. */
+static inline uint16_t
+pair(const uint8_t *b)
+{
+	uint16_t g;
+
+	memcpy(&g, b, sizeof(g));
+	return (g);
+}
+
+/* Build the key table and the pair table. */
 static int
 build_keys(struct kl_leakdb *db, struct kl_error *err)
 {
@@ -645,9 +662,8 @@ build_keys(struct kl_leakdb *db, struct kl_error *err)
 					k->at = p;
 				}
 			}
-			k->gram = (uint16_t)((uint8_t)s[k->at] << 8 |
-			    (uint8_t)s[k->at + 1]);
-			db->bm[k->gram >> 3] |= (uint8_t)(1u << (k->gram & 7));
+			k->gram = pair((const uint8_t *)s + k->at);
+			db->has[k->gram] = 1;
 			if (k->len < db->minkey)
 				db->minkey = k->len;
 			if ((k->ent = calloc(db->n, sizeof(*k->ent))) == NULL) {
@@ -662,6 +678,8 @@ build_keys(struct kl_leakdb *db, struct kl_error *err)
 		db->byg[j].key = j;
 	}
 	qsort(db->byg, db->nk, sizeof(*db->byg), cmp_gram);
+	for (j = db->nk; j > 0; j--)
+		db->first[db->byg[j - 1].gram] = (uint16_t)j;
 	return (0);
 }
 
@@ -709,6 +727,10 @@ kl_leakdb_load_mem(const void *buf, size_t len, const char *name,
 
 	if (name == NULL)
 		name = "leak-sources";
+	if (len > LEAKDB_FILE_MAX) {
+		seterr(err, name, 0, "larger than %u bytes", LEAKDB_FILE_MAX);
+		return (NULL);
+	}
 	if ((db = calloc(1, sizeof(*db))) == NULL ||
 	    (db->e = calloc(LEAKDB_MAX, sizeof(*db->e))) == NULL) {
 		free(db);
@@ -933,6 +955,34 @@ run_entry(struct kl_leakmatch *m, size_t i, const uint8_t *msg, size_t len,
 }
 
 /*
+ * The keys whose anchor pair is at msg[q]: mark the entries of those
+ * that are there.  Returns 1 when one is.
+ */
+static int
+check_keys(struct kl_leakmatch *m, size_t q, const uint8_t *msg, size_t len)
+{
+	const struct kl_leakdb *db = m->db;
+	const struct lkey *k;
+	uint16_t g = pair(msg + q);
+	size_t i, j, start;
+	int found = 0;
+
+	for (i = db->first[g] - 1u; i < db->nk && db->byg[i].gram == g; i++) {
+		k = &db->k[db->byg[i].key];
+		if (q < k->at)
+			continue;
+		start = q - k->at;
+		if (k->len > len - start || msg[start] != (uint8_t)k->s[0] ||
+		    memcmp(msg + start, k->s, k->len) != 0)
+			continue;
+		for (j = 0; j < k->nent; j++)
+			m->run[k->ent[j] / 64] |= (uint64_t)1 << (k->ent[j] % 64);
+		found = 1;
+	}
+	return (found);
+}
+
+/*
  * Match one message (a line's message part, without its newline)
  * against every entry.  Fills up to max hits in file order and returns
  * how many entries matched (which may be more than max).
@@ -942,42 +992,23 @@ kl_leak_match(struct kl_leakmatch *m, const uint8_t *msg, size_t len,
     struct kl_leak_hit *hits, size_t max)
 {
 	const struct kl_leakdb *db = m->db;
-	const struct lkey *k;
-	size_t p, i, j, lo, hi, start, w;
-	unsigned g;
+	size_t p, q, i, w;
 	int found = 0, n = 0;
 
 	if (len < db->minkey)
 		return (0);
-	/* one pass: the anchor pair of every key */
-	g = msg[0];
-	for (p = 1; p < len; p++) {
-		g = (g << 8 | msg[p]) & 0xffff;
-		if ((db->bm[g >> 3] & (1u << (g & 7))) == 0)
+	/*
+	 * One pass: the pair at every offset, four offsets a step with
+	 * one branch; a step that holds an anchor is looked at again.
+	 */
+	for (p = 0; p + 1 < len; p += 4) {
+		if (p + 5 <= len && (db->has[pair(msg + p)] |
+		    db->has[pair(msg + p + 1)] | db->has[pair(msg + p + 2)] |
+		    db->has[pair(msg + p + 3)]) == 0)
 			continue;
-		/* the keys with this pair: a binary search, then a walk */
-		lo = 0;
-		hi = db->nk;
-		while (lo < hi) {
-			i = lo + (hi - lo) / 2;
-			if (db->byg[i].gram < g)
-				lo = i + 1;
-			else
-				hi = i;
-		}
-		for (i = lo; i < db->nk && db->byg[i].gram == g; i++) {
-			k = &db->k[db->byg[i].key];
-			if (p - 1 < k->at)
-				continue;
-			start = p - 1 - k->at;
-			if (k->len > len - start ||
-			    memcmp(msg + start, k->s, k->len) != 0)
-				continue;
-			for (j = 0; j < k->nent; j++)
-				m->run[k->ent[j] / 64] |=
-				    (uint64_t)1 << (k->ent[j] % 64);
-			found = 1;
-		}
+		for (q = p; q < p + 4 && q + 1 < len; q++)
+			if (db->has[pair(msg + q)])
+				found |= check_keys(m, q, msg, len);
 	}
 	if (!found)
 		return (0);
