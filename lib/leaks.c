@@ -432,10 +432,13 @@ stanza_end(struct kl_leakdb *db, struct stanza *st, const char *name,
 	for (k = 0; k < K_COUNT; k++)
 		if (check_value(st, k, le, name, err) == -1)
 			return (-1);
-	/* the entry owns the strings from here */
+	/* the entry owns its strings from here; the parsed ones go */
 	db->n++;
-	for (k = 0; k < K_COUNT; k++)
+	for (k = 0; k < K_COUNT; k++) {
+		if (k == K_ARCH || k == K_CLASS || k == K_DISCLOSES)
+			free(st->val[k]);
 		st->val[k] = NULL;
+	}
 	if (compile(db, le, name, st->vline[K_PATTERN], err) == -1)
 		return (-1);
 	stanza_clear(st);
