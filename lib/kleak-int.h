@@ -73,4 +73,8 @@ void	*kl_engine_mdata(const struct kl_engine *);
 void	 kl_engine_mdata_free(void *);
 const struct kl_options *kl_engine_options(const struct kl_engine *);
 
+/* leaks.c: every pattern, no key filter (the reference for tests). */
+int	 kl_leak_match_all(struct kl_leakmatch *, const uint8_t *, size_t,
+	    struct kl_leak_hit *, size_t);
+
 #endif /* KLEAK_INT_H */

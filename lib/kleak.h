@@ -742,6 +742,74 @@ uint64_t	 kl_pk_siphash_u32(uint32_t, const uint8_t *);
 int		 kl_pk_hash_digits(uint64_t, const uint8_t *, int, char *);
 int		 kl_pk_zero_token(char *, size_t);
 
+/* leaks.c */
+#define KL_LEAKDB_LINE_MAX	8192	/* longer data-file lines are errors */
+#define KL_LEAK_VALUES_MAX	8	/* named values one entry may carry */
+
+/* What an entry's line gives away (bits of kl_leak_entry.discloses). */
+#define KL_LD_TEXT		0x01	/* kernel image: text, data, bss */
+#define KL_LD_MODULES		0x02
+#define KL_LD_DIRECT_MAP	0x04
+#define KL_LD_VMALLOC		0x08	/* vmalloc, ioremap, vmapped stacks */
+#define KL_LD_VMEMMAP		0x10
+#define KL_LD_PHYSICAL		0x20
+#define KL_LD_LAYOUT		0x40	/* region bounds or KASLR state */
+
+/* What kind of value an entry's line carries. */
+enum kl_leak_class {
+	KL_LCLASS_VIRTUAL = 0,	/* kernel virtual addresses */
+	KL_LCLASS_PHYSICAL,	/* physical addresses */
+	KL_LCLASS_LAYOUT,	/* no address: a fact about the layout */
+};
+
+/* One entry of the leak-sources file.  Strings live in the database. */
+struct kl_leak_entry {
+	const char	*id;
+	unsigned	 families;	/* bits 1u << KL_FAM_*; "any" sets
+					   every bit, KL_FAM_NONE too */
+	unsigned	 discloses;	/* KL_LD_* */
+	enum kl_leak_class class;
+	const char	*fixed;		/* version or commit, NULL for "-" */
+	const char	*key;		/* literal every matching line has */
+	const char	*pattern;	/* PCRE2, on the message part */
+	const char	*explain;
+	uint64_t	 line;		/* of "id:" in the data file */
+};
+
+/* A named value a hit captured: hex, or a decimal size in bytes. */
+struct kl_leak_value {
+	const char	*name;		/* group name, a size suffix dropped */
+	uint64_t	 value;
+	size_t		 off;		/* span of the digits in msg */
+	size_t		 len;
+	int		 overflow;	/* did not fit 64 bits (value 0) */
+};
+
+/* One entry matching one message. */
+struct kl_leak_hit {
+	const struct kl_leak_entry *entry;
+	size_t		 off;		/* span of the whole match in msg */
+	size_t		 len;
+	size_t		 nvalues;	/* set named groups, in pattern order */
+	struct kl_leak_value v[KL_LEAK_VALUES_MAX];
+};
+
+struct kl_leakdb;
+struct kl_leakmatch;
+
+struct kl_leakdb *kl_leakdb_load(const char *, struct kl_error *);
+struct kl_leakdb *kl_leakdb_load_mem(const void *, size_t, const char *,
+		     struct kl_error *);
+void		 kl_leakdb_free(struct kl_leakdb *);
+size_t		 kl_leakdb_count(const struct kl_leakdb *);
+const struct kl_leak_entry *kl_leakdb_entry(const struct kl_leakdb *,
+		     size_t);
+int		 kl_leakdb_jit(const struct kl_leakdb *);
+struct kl_leakmatch *kl_leakmatch_new(const struct kl_leakdb *);
+void		 kl_leakmatch_free(struct kl_leakmatch *);
+int		 kl_leak_match(struct kl_leakmatch *, const uint8_t *, size_t,
+		     struct kl_leak_hit *, size_t);
+
 /* error.c */
 void		 kl_error_set(struct kl_error *, enum kl_errcode, int,
 		     const char *, ...) KL_PRINTFLIKE(4, 5);

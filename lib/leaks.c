@@ -1,0 +1,1046 @@
+/*
+ * leaks.c - the known leak sources: message shapes that disclose kernel
+ * addresses or layout, read from a data file (data/leak-sources), each
+ * compiled once (JIT when allowed), matched per thread.
+ *
+ * Every entry names a literal key its lines must hold.  A matcher looks
+ * for all keys in one pass over the message (a table of the rarest
+ * byte pair of each key, then a compare), and runs only the patterns
+ * of the entries whose key it saw: a line with no leak shape costs one
+ * table look-up per byte, and never reaches PCRE2.
+ */
+#include "config.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kleak.h"
+#include "kleak-int.h"
+
+#define LEAKDB_FILE_MAX	(16u << 20)	/* bytes of a data file */
+#define LEAKDB_MAX	4096		/* entries */
+#define MATCH_LIMIT	200000		/* PCRE2 match and depth limits */
+#define DEPTH_LIMIT	10000
+
+/* How a named value is read. */
+enum vkind { VK_HEX = 0, VK_DEC, VK_KB, VK_MB };
+
+/* A named group of an entry's pattern. */
+struct group {
+	int		 num;		/* capture number */
+	enum vkind	 kind;
+	char		*name;		/* suffix dropped */
+};
+
+/* An entry and its compiled pattern. */
+struct lentry {
+	struct kl_leak_entry pub;
+	pcre2_code	*re;
+	int		 jit;
+	size_t		 ngroups;
+	struct group	 g[KL_LEAK_VALUES_MAX];
+};
+
+/* A distinct key: where its rare byte pair sits, who uses it. */
+struct lkey {
+	const char	*s;
+	size_t		 len;
+	size_t		 at;		/* offset of the anchor pair */
+	uint16_t	 gram;
+	size_t		*ent;		/* entry indices, file order */
+	size_t		 nent;
+};
+
+/* A key's anchor pair, for the sorted index. */
+struct kgram {
+	uint16_t	 gram;
+	size_t		 key;
+};
+
+struct kl_leakdb {
+	struct lentry	*e;
+	size_t		 n;
+	struct lkey	*k;
+	size_t		 nk;
+	struct kgram	*byg;		/* keys sorted by anchor pair */
+	uint8_t		 has[65536];	/* by pair (a native 16-bit load):
+					   is it the anchor of a key? */
+	uint16_t	 first[65536];	/* pair: 1 + its first index in byg */
+	size_t		 minkey;	/* shortest key */
+	uint32_t	 maxcap;	/* largest capture count */
+	int		 jit;		/* every pattern is JIT-compiled */
+	pcre2_match_context *mctx;
+};
+
+struct kl_leakmatch {
+	const struct kl_leakdb *db;
+	pcre2_match_data *md;
+	uint64_t	*run;		/* entries to run, one bit each */
+	size_t		 words;
+};
+
+/* A stanza being read. */
+struct stanza {
+	uint64_t	 line;		/* of its first key */
+	char		*val[9];	/* by key index, NULL when absent */
+	uint64_t	 vline[9];
+	int		 last;		/* key of the line before, -1 */
+};
+
+static const char *const keyname[] = {
+	"id", "arch", "class", "discloses", "fixed", "key", "pattern",
+	"explain", NULL
+};
+enum { K_ID, K_ARCH, K_CLASS, K_DISCLOSES, K_FIXED, K_KEY, K_PATTERN,
+	K_EXPLAIN, K_COUNT };
+
+static const char *const famname[] = {
+	NULL, "x86", "arm64", "arm", "ppc", "riscv", "mips", "loongarch",
+	"s390", "sparc"
+};
+static const char *const discname[] = {
+	"text", "modules", "direct-map", "vmalloc", "vmemmap", "physical",
+	"layout"
+};
+
+/* Set err to "name:line: message". */
+static void KL_PRINTFLIKE(4, 5)
+seterr(struct kl_error *err, const char *name, uint64_t line,
+    const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	kl_error_clear(err);
+	if (line > 0)
+		kl_error_set(err, KL_EFORMAT, 0, "%s:%llu: %s", name,
+		    (unsigned long long)line, what);
+	else
+		kl_error_set(err, KL_EFORMAT, 0, "%s: %s", name, what);
+	err->line = line;
+}
+
+/* Set err to out of memory. */
+static void
+nomem(struct kl_error *err)
+{
+	kl_error_clear(err);
+	kl_error_set(err, KL_ENOMEM, 0, "out of memory");
+}
+
+/* A NUL-terminated copy of b[0..n). */
+static char *
+dupb(const uint8_t *b, size_t n)
+{
+	char *s;
+
+	if ((s = malloc(n + 1)) == NULL)
+		return (NULL);
+	if (n > 0)
+		memcpy(s, b, n);
+	s[n] = '\0';
+	return (s);
+}
+
+/* Is c a blank (space or tab)? */
+static int
+blank(uint8_t c)
+{
+	return (c == ' ' || c == '\t');
+}
+
+/* Free the strings of a stanza and empty it. */
+static void
+stanza_clear(struct stanza *st)
+{
+	size_t i;
+
+	for (i = 0; i < K_COUNT; i++) {
+		free(st->val[i]);
+		st->val[i] = NULL;
+		st->vline[i] = 0;
+	}
+	st->line = 0;
+	st->last = -1;
+}
+
+/* Look a word up in a table of names; -1 when absent. */
+static int
+lookup(const char *const *tab, size_t n, const char *w, size_t wl)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i] != NULL && strlen(tab[i]) == wl &&
+		    memcmp(tab[i], w, wl) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+/*
+ * Parse a space-separated list of names into a bit set; "any" (alone)
+ * gives all bits of all.  Returns -1 with the bad word in *bad.
+ */
+static int
+parse_set(const char *s, const char *const *tab, size_t n, unsigned all,
+    unsigned *out, const char **bad, size_t *badlen)
+{
+	const char *w;
+	size_t wl;
+	unsigned set = 0;
+	int i, words = 0, any = 0;
+
+	for (;;) {
+		while (blank((uint8_t)*s))
+			s++;
+		if (*s == '\0')
+			break;
+		w = s;
+		while (*s != '\0' && !blank((uint8_t)*s))
+			s++;
+		wl = (size_t)(s - w);
+		words++;
+		if (all != 0 && wl == 3 && memcmp(w, "any", 3) == 0) {
+			any = 1;
+			continue;
+		}
+		if ((i = lookup(tab, n, w, wl)) < 0) {
+			*bad = w;
+			*badlen = wl;
+			return (-1);
+		}
+		set |= 1u << i;
+	}
+	if (any && words > 1) {
+		*bad = "any";
+		*badlen = 3;
+		return (-1);
+	}
+	*out = any ? all : set;
+	return (0);
+}
+
+/* Read a group name's size suffix. */
+static enum vkind
+name_kind(const char *s, size_t *stem)
+{
+	size_t n = strlen(s);
+
+	*stem = n;
+	if (n > 3 && strcmp(s + n - 3, "_kb") == 0) {
+		*stem = n - 3;
+		return (VK_KB);
+	}
+	if (n > 3 && strcmp(s + n - 3, "_mb") == 0) {
+		*stem = n - 3;
+		return (VK_MB);
+	}
+	if (n > 4 && strcmp(s + n - 4, "_dec") == 0) {
+		*stem = n - 4;
+		return (VK_DEC);
+	}
+	return (VK_HEX);
+}
+
+/* Compile an entry's pattern and list its named groups. */
+static int
+compile(struct kl_leakdb *db, struct lentry *le, const char *name,
+    uint64_t pline, struct kl_error *err)
+{
+	PCRE2_UCHAR msg[128];
+	PCRE2_SIZE erroff;
+	PCRE2_SPTR tab, p;
+	uint32_t count, esize, cap;
+	size_t i, j, stem;
+	int rc;
+
+	le->re = pcre2_compile((PCRE2_SPTR)le->pub.pattern,
+	    PCRE2_ZERO_TERMINATED, PCRE2_NEVER_UTF | PCRE2_NEVER_UCP, &rc,
+	    &erroff, NULL);
+	if (le->re == NULL) {
+		pcre2_get_error_message(rc, msg, sizeof(msg));
+		seterr(err, name, pline, "pattern of '%s': %s at offset %zu",
+		    le->pub.id, (char *)msg, (size_t)erroff);
+		return (-1);
+	}
+	(void)pcre2_pattern_info(le->re, PCRE2_INFO_NAMECOUNT, &count);
+	(void)pcre2_pattern_info(le->re, PCRE2_INFO_NAMEENTRYSIZE, &esize);
+	(void)pcre2_pattern_info(le->re, PCRE2_INFO_NAMETABLE, &tab);
+	(void)pcre2_pattern_info(le->re, PCRE2_INFO_CAPTURECOUNT, &cap);
+	if (count > KL_LEAK_VALUES_MAX) {
+		seterr(err, name, pline, "pattern of '%s': more than %d "
+		    "named groups", le->pub.id, KL_LEAK_VALUES_MAX);
+		return (-1);
+	}
+	for (i = 0; i < count; i++) {
+		p = tab + (size_t)i * esize;
+		le->g[i].num = (p[0] << 8) | p[1];
+		le->g[i].kind = name_kind((const char *)p + 2, &stem);
+		if ((le->g[i].name = dupb(p + 2, stem)) == NULL) {
+			nomem(err);
+			return (-1);
+		}
+		le->ngroups = i + 1;
+		/* insertion sort by group number: pattern order */
+		for (j = i; j > 0 && le->g[j - 1].num > le->g[j].num; j--) {
+			struct group t = le->g[j];
+
+			le->g[j] = le->g[j - 1];
+			le->g[j - 1] = t;
+		}
+	}
+	if (cap > db->maxcap)
+		db->maxcap = cap;
+	/* JIT may be refused (no executable memory): interpret then. */
+	le->jit = pcre2_jit_compile(le->re, PCRE2_JIT_COMPLETE) == 0;
+	return (0);
+}
+
+/* Check one value of a stanza; k is its key. */
+static int
+check_value(struct stanza *st, int k, struct lentry *le, const char *name,
+    struct kl_error *err)
+{
+	const char *v = st->val[k], *bad = NULL;
+	size_t badlen = 0;
+	unsigned set;
+	int i;
+
+	switch (k) {
+	case K_ID:
+		for (i = 0; v[i] != '\0'; i++)
+			if (!((v[i] >= 'a' && v[i] <= 'z') ||
+			    (v[i] >= '0' && v[i] <= '9') || v[i] == '-'))
+				break;
+		if (v[i] != '\0' || i == 0 || i > 64) {
+			seterr(err, name, st->vline[k], "bad id '%s'", v);
+			return (-1);
+		}
+		le->pub.id = v;
+		break;
+	case K_ARCH:
+		if (parse_set(v, famname, sizeof(famname) / sizeof(famname[0]),
+		    (1u << (sizeof(famname) / sizeof(famname[0]))) - 1,
+		    &set, &bad, &badlen) == -1 || set == 0) {
+			seterr(err, name, st->vline[k], "unknown arch '%.*s'",
+			    (int)badlen, bad == NULL ? "" : bad);
+			return (-1);
+		}
+		le->pub.families = set;
+		break;
+	case K_DISCLOSES:
+		if (parse_set(v, discname, sizeof(discname) /
+		    sizeof(discname[0]), 0, &set, &bad, &badlen) == -1 ||
+		    set == 0) {
+			seterr(err, name, st->vline[k],
+			    "unknown disclosure '%.*s'", (int)badlen,
+			    bad == NULL ? "" : bad);
+			return (-1);
+		}
+		le->pub.discloses = set;
+		break;
+	case K_CLASS:
+		if (strcmp(v, "virtual") == 0)
+			le->pub.class = KL_LCLASS_VIRTUAL;
+		else if (strcmp(v, "physical") == 0)
+			le->pub.class = KL_LCLASS_PHYSICAL;
+		else if (strcmp(v, "layout") == 0)
+			le->pub.class = KL_LCLASS_LAYOUT;
+		else {
+			seterr(err, name, st->vline[k], "unknown class '%s'",
+			    v);
+			return (-1);
+		}
+		break;
+	case K_FIXED:
+		if (strcmp(v, "-") == 0) {
+			free(st->val[k]);
+			st->val[k] = NULL;
+			v = NULL;
+		}
+		le->pub.fixed = v;
+		break;
+	case K_KEY:
+		if (strlen(v) < 2) {
+			seterr(err, name, st->vline[k],
+			    "key '%s' is shorter than 2 bytes", v);
+			return (-1);
+		}
+		le->pub.key = v;
+		break;
+	case K_PATTERN:
+		le->pub.pattern = v;
+		break;
+	case K_EXPLAIN:
+		le->pub.explain = v;
+		break;
+	}
+	return (0);
+}
+
+/* Turn a complete stanza into the next entry. */
+static int
+stanza_end(struct kl_leakdb *db, struct stanza *st, const char *name,
+    struct kl_error *err)
+{
+	struct lentry *le;
+	size_t i;
+	int k;
+
+	if (st->line == 0)
+		return (0);
+	if (st->val[K_ID] == NULL) {
+		seterr(err, name, st->line, "entry without 'id'");
+		return (-1);
+	}
+	for (k = 0; k < K_COUNT; k++)
+		if (st->val[k] == NULL) {
+			seterr(err, name, st->line, "entry '%s' has no '%s'",
+			    st->val[K_ID], keyname[k]);
+			return (-1);
+		}
+	for (i = 0; i < db->n; i++)
+		if (strcmp(db->e[i].pub.id, st->val[K_ID]) == 0) {
+			seterr(err, name, st->vline[K_ID],
+			    "duplicate id '%s' (line %llu)", st->val[K_ID],
+			    (unsigned long long)db->e[i].pub.line);
+			return (-1);
+		}
+	if (db->n == LEAKDB_MAX) {
+		seterr(err, name, st->line, "more than %d entries",
+		    LEAKDB_MAX);
+		return (-1);
+	}
+	le = &db->e[db->n];
+	memset(le, 0, sizeof(*le));
+	le->pub.line = st->vline[K_ID];
+	for (k = 0; k < K_COUNT; k++)
+		if (check_value(st, k, le, name, err) == -1)
+			return (-1);
+	/* the entry owns its strings from here; the parsed ones go */
+	db->n++;
+	for (k = 0; k < K_COUNT; k++) {
+		if (k == K_ARCH || k == K_CLASS || k == K_DISCLOSES)
+			free(st->val[k]);
+		st->val[k] = NULL;
+	}
+	if (compile(db, le, name, st->vline[K_PATTERN], err) == -1)
+		return (-1);
+	stanza_clear(st);
+	return (0);
+}
+
+/* Append b[0..n) to a stanza value, joined by sep (0: none). */
+static int
+append(char **v, const uint8_t *b, size_t n, char sep)
+{
+	size_t ol = strlen(*v), nl;
+	char *s;
+
+	if (kl_add(ol, n + 2, &nl) == -1 || (s = realloc(*v, nl)) == NULL)
+		return (-1);
+	if (sep != '\0')
+		s[ol++] = sep;
+	memcpy(s + ol, b, n);
+	s[ol + n] = '\0';
+	*v = s;
+	return (0);
+}
+
+/* Read one non-blank, non-comment line into the stanza. */
+static int
+parse_line(struct stanza *st, const uint8_t *b, size_t n, uint64_t line,
+    const char *name, struct kl_error *err)
+{
+	size_t i, kl;
+	int k;
+
+	if (blank(b[0])) {
+		/* a continuation of the value above */
+		if (st->last < 0) {
+			seterr(err, name, line, "continuation line without "
+			    "a key above");
+			return (-1);
+		}
+		while (n > 0 && blank(b[0])) {
+			b++;
+			n--;
+		}
+		while (n > 0 && blank(b[n - 1]))
+			n--;
+		if (append(&st->val[st->last], b, n,
+		    st->last == K_PATTERN || st->last == K_KEY ? '\0' :
+		    ' ') == -1) {
+			nomem(err);
+			return (-1);
+		}
+		return (0);
+	}
+	for (i = 0; i < n && b[i] != ':'; i++)
+		;
+	kl = i;
+	if (i == n) {
+		seterr(err, name, line, "expected 'key: value'");
+		return (-1);
+	}
+	if ((k = lookup(keyname, K_COUNT, (const char *)b, kl)) < 0) {
+		seterr(err, name, line, "unknown key '%.*s'",
+		    (int)(kl > 32 ? 32 : kl), (const char *)b);
+		return (-1);
+	}
+	if (st->val[k] != NULL) {
+		seterr(err, name, line, "duplicate key '%s' (line %llu)",
+		    keyname[k], (unsigned long long)st->vline[k]);
+		return (-1);
+	}
+	b += kl + 1;
+	n -= kl + 1;
+	while (n > 0 && blank(b[0])) {
+		b++;
+		n--;
+	}
+	while (n > 0 && blank(b[n - 1]))
+		n--;
+	/* a quoted key keeps its blanks */
+	if (k == K_KEY && n >= 2 && b[0] == '"' && b[n - 1] == '"') {
+		b++;
+		n -= 2;
+	}
+	if (n == 0) {
+		seterr(err, name, line, "empty value of '%s'", keyname[k]);
+		return (-1);
+	}
+	if ((st->val[k] = dupb(b, n)) == NULL) {
+		nomem(err);
+		return (-1);
+	}
+	st->vline[k] = line;
+	if (st->line == 0)
+		st->line = line;
+	st->last = k;
+	return (0);
+}
+
+/* Parse the whole file into db->e. */
+static int
+parse(struct kl_leakdb *db, const uint8_t *buf, size_t len,
+    const char *name, struct kl_error *err)
+{
+	struct stanza st;
+	const uint8_t *b, *nl, *next;
+	size_t n, rest = len;
+	uint64_t line = 0;
+	int rc = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.last = -1;
+	for (b = buf; rest > 0 && rc == 0; b = next) {
+		line++;
+		nl = memchr(b, '\n', rest);
+		n = nl == NULL ? rest : (size_t)(nl - b);
+		next = nl == NULL ? b + n : nl + 1;
+		rest -= (size_t)(next - b);
+		if (n > 0 && b[n - 1] == '\r')
+			n--;
+		if (n > KL_LEAKDB_LINE_MAX) {
+			seterr(err, name, line, "line longer than %d bytes",
+			    KL_LEAKDB_LINE_MAX);
+			rc = -1;
+		} else if (memchr(b, '\0', n) != NULL) {
+			seterr(err, name, line, "NUL byte");
+			rc = -1;
+		} else if (n > 0 && b[0] == '#') {
+			/* a comment does not end a stanza */
+		} else {
+			size_t i;
+
+			for (i = 0; i < n && blank(b[i]); i++)
+				;
+			if (i == n)
+				rc = stanza_end(db, &st, name, err);
+			else
+				rc = parse_line(&st, b, n, line, name, err);
+		}
+	}
+	if (rc == 0)
+		rc = stanza_end(db, &st, name, err);
+	stanza_clear(&st);
+	if (rc == 0 && db->n == 0) {
+		seterr(err, name, 0, "no entries");
+		rc = -1;
+	}
+	return (rc);
+}
+
+/*
+ * How often a byte shows up in log text, roughly: letters, digits and
+ * blanks are everywhere, framing punctuation often, the rest seldom.
+ */
+static unsigned
+byte_freq(uint8_t c)
+{
+	if (c == ' ')
+		return (20);
+	/* timestamps, "0x", "key: value" */
+	if (c == ':' || c == '[' || c == ']' || c == '0' || c == '.' ||
+	    c == 'x')
+		return (14);
+	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+		return (10);
+	if (c == '-' || c == '_' || c == '(' || c == ')' || c == ',' ||
+	    c == '/' || c == '=' || c == '\t')
+		return (6);
+	if (c >= 'A' && c <= 'Z')
+		return (4);
+	return (2);
+}
+
+/* Order anchor pairs (qsort's comparison). */
+static int
+cmp_gram(const void *a, const void *b)
+{
+	const struct kgram *x = a, *y = b;
+
+	if (x->gram != y->gram)
+		return (x->gram < y->gram ? -1 : 1);
+	return (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/* The byte pair at b as one native 16-bit load. */
+static inline uint16_t
+pair(const uint8_t *b)
+{
+	uint16_t g;
+
+	memcpy(&g, b, sizeof(g));
+	return (g);
+}
+
+/* Build the key table and the pair table. */
+static int
+build_keys(struct kl_leakdb *db, struct kl_error *err)
+{
+	struct lkey *k;
+	size_t i, j, p;
+	unsigned best, f;
+
+	if ((db->k = calloc(db->n, sizeof(*db->k))) == NULL ||
+	    (db->byg = calloc(db->n, sizeof(*db->byg))) == NULL) {
+		nomem(err);
+		return (-1);
+	}
+	db->minkey = SIZE_MAX;
+	for (i = 0; i < db->n; i++) {
+		const char *s = db->e[i].pub.key;
+
+		for (j = 0; j < db->nk; j++)
+			if (strcmp(db->k[j].s, s) == 0)
+				break;
+		k = &db->k[j];
+		if (j == db->nk) {
+			db->nk++;
+			k->s = s;
+			k->len = strlen(s);
+			best = UINT32_MAX;
+			for (p = 0; p + 1 < k->len; p++) {
+				f = byte_freq((uint8_t)s[p]) *
+				    byte_freq((uint8_t)s[p + 1]);
+				if (f < best) {
+					best = f;
+					k->at = p;
+				}
+			}
+			k->gram = pair((const uint8_t *)s + k->at);
+			db->has[k->gram] = 1;
+			if (k->len < db->minkey)
+				db->minkey = k->len;
+			if ((k->ent = calloc(db->n, sizeof(*k->ent))) == NULL) {
+				nomem(err);
+				return (-1);
+			}
+		}
+		k->ent[k->nent++] = i;
+	}
+	for (j = 0; j < db->nk; j++) {
+		db->byg[j].gram = db->k[j].gram;
+		db->byg[j].key = j;
+	}
+	qsort(db->byg, db->nk, sizeof(*db->byg), cmp_gram);
+	for (j = db->nk; j > 0; j--)
+		db->first[db->byg[j - 1].gram] = (uint16_t)j;
+	return (0);
+}
+
+/* Free a database. */
+void
+kl_leakdb_free(struct kl_leakdb *db)
+{
+	size_t i, j;
+
+	if (db == NULL)
+		return;
+	for (i = 0; i < db->n; i++) {
+		struct lentry *le = &db->e[i];
+
+		free((char *)le->pub.id);
+		free((char *)le->pub.key);
+		free((char *)le->pub.pattern);
+		free((char *)le->pub.explain);
+		if (le->pub.fixed != NULL)
+			free((char *)le->pub.fixed);
+		for (j = 0; j < le->ngroups; j++)
+			free(le->g[j].name);
+		pcre2_code_free(le->re);
+	}
+	if (db->k != NULL)
+		for (i = 0; i < db->nk; i++)
+			free(db->k[i].ent);
+	free(db->k);
+	free(db->byg);
+	free(db->e);
+	pcre2_match_context_free(db->mctx);
+	free(db);
+}
+
+/*
+ * Parse and compile a leak-sources file held in memory; name is used in
+ * error messages ("name:line: what").
+ */
+struct kl_leakdb *
+kl_leakdb_load_mem(const void *buf, size_t len, const char *name,
+    struct kl_error *err)
+{
+	struct kl_leakdb *db;
+	size_t i;
+
+	if (name == NULL)
+		name = "leak-sources";
+	if (len > LEAKDB_FILE_MAX) {
+		seterr(err, name, 0, "larger than %u bytes", LEAKDB_FILE_MAX);
+		return (NULL);
+	}
+	if ((db = calloc(1, sizeof(*db))) == NULL ||
+	    (db->e = calloc(LEAKDB_MAX, sizeof(*db->e))) == NULL) {
+		free(db);
+		nomem(err);
+		return (NULL);
+	}
+	if (parse(db, buf, len, name, err) == -1 ||
+	    build_keys(db, err) == -1) {
+		kl_leakdb_free(db);
+		return (NULL);
+	}
+	if ((db->mctx = pcre2_match_context_create(NULL)) == NULL) {
+		kl_leakdb_free(db);
+		nomem(err);
+		return (NULL);
+	}
+	(void)pcre2_set_match_limit(db->mctx, MATCH_LIMIT);
+	(void)pcre2_set_depth_limit(db->mctx, DEPTH_LIMIT);
+	db->jit = 1;
+	for (i = 0; i < db->n; i++)
+		if (!db->e[i].jit)
+			db->jit = 0;
+	return (db);
+}
+
+/*
+ * Load a leak-sources file; NULL loads the installed one
+ * (PKGDATADIR/leak-sources).
+ */
+struct kl_leakdb *
+kl_leakdb_load(const char *path, struct kl_error *err)
+{
+	struct kl_leakdb *db;
+	struct stat sb;
+	uint8_t *buf;
+	size_t len = 0;
+	ssize_t r;
+	int fd;
+
+	if (path == NULL)
+		path = PKGDATADIR "/leak-sources";
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		kl_error_clear(err);
+		kl_error_set(err, KL_EIO, errno, "%s: %s", path,
+		    strerror(errno));
+		return (NULL);
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size > (off_t)LEAKDB_FILE_MAX) {
+		kl_error_clear(err);
+		if (sb.st_size > (off_t)LEAKDB_FILE_MAX)
+			kl_error_set(err, KL_ELIMIT, 0, "%s: larger than "
+			    "%u bytes", path, LEAKDB_FILE_MAX);
+		else
+			kl_error_set(err, KL_EIO, errno, "%s: not a regular "
+			    "file", path);
+		close(fd);
+		return (NULL);
+	}
+	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL) {
+		close(fd);
+		nomem(err);
+		return (NULL);
+	}
+	/* read what is there, up to one byte past the size fstat gave */
+	while (len <= (size_t)sb.st_size) {
+		r = read(fd, buf + len, (size_t)sb.st_size + 1 - len);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1) {
+			kl_error_clear(err);
+			kl_error_set(err, KL_EIO, errno, "%s: %s", path,
+			    strerror(errno));
+			free(buf);
+			close(fd);
+			return (NULL);
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (len > (size_t)sb.st_size) {
+		kl_error_clear(err);
+		kl_error_set(err, KL_EIO, 0, "%s: changed while read", path);
+		free(buf);
+		return (NULL);
+	}
+	db = kl_leakdb_load_mem(buf, len, path, err);
+	free(buf);
+	return (db);
+}
+
+/* Number of entries. */
+size_t
+kl_leakdb_count(const struct kl_leakdb *db)
+{
+	return (db == NULL ? 0 : db->n);
+}
+
+/* Entry i, in file order; NULL past the end. */
+const struct kl_leak_entry *
+kl_leakdb_entry(const struct kl_leakdb *db, size_t i)
+{
+	return (db == NULL || i >= db->n ? NULL : &db->e[i].pub);
+}
+
+/* Are all patterns JIT-compiled? */
+int
+kl_leakdb_jit(const struct kl_leakdb *db)
+{
+	return (db != NULL && db->jit);
+}
+
+/* A matcher for one thread. */
+struct kl_leakmatch *
+kl_leakmatch_new(const struct kl_leakdb *db)
+{
+	struct kl_leakmatch *m;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return (NULL);
+	m->db = db;
+	m->words = (db->n + 63) / 64;
+	if ((m->run = calloc(m->words, sizeof(*m->run))) == NULL ||
+	    (m->md = pcre2_match_data_create(db->maxcap + 1, NULL)) == NULL) {
+		kl_leakmatch_free(m);
+		return (NULL);
+	}
+	return (m);
+}
+
+/* Free a matcher. */
+void
+kl_leakmatch_free(struct kl_leakmatch *m)
+{
+	if (m == NULL)
+		return;
+	pcre2_match_data_free(m->md);
+	free(m->run);
+	free(m);
+}
+
+/* Read a captured value as its group says. */
+static void
+read_value(const uint8_t *b, size_t n, enum vkind kind,
+    struct kl_leak_value *v)
+{
+	uint64_t x = 0, mul;
+	size_t i = 0;
+	int d;
+
+	v->value = 0;
+	v->overflow = 1;
+	if (kind == VK_HEX) {
+		if (n >= 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X'))
+			i = 2;
+		if (i == n)
+			return;
+		for (; i < n; i++) {
+			if (!kl_isxdigit(b[i]) || (x >> 60) != 0)
+				return;
+			d = b[i] <= '9' ? b[i] - '0' : (b[i] | 0x20) - 'a' + 10;
+			x = x << 4 | (uint64_t)d;
+		}
+	} else {
+		if (n == 0)
+			return;
+		for (; i < n; i++) {
+			if (b[i] < '0' || b[i] > '9' ||
+			    x > (UINT64_MAX - 9) / 10)
+				return;
+			x = x * 10 + (uint64_t)(b[i] - '0');
+		}
+		mul = kind == VK_KB ? 1024 : kind == VK_MB ? 1048576 : 1;
+		if (x > UINT64_MAX / mul)
+			return;
+		x *= mul;
+	}
+	v->value = x;
+	v->overflow = 0;
+}
+
+/* Run entry i on msg; fill h when it matches.  Returns 1 on a match. */
+static int
+run_entry(struct kl_leakmatch *m, size_t i, const uint8_t *msg, size_t len,
+    struct kl_leak_hit *h)
+{
+	const struct lentry *le = &m->db->e[i];
+	PCRE2_SIZE *ov;
+	size_t j, s, e;
+	int rc;
+
+	if (le->jit)
+		rc = pcre2_jit_match(le->re, msg, len, 0, 0, m->md,
+		    m->db->mctx);
+	else
+		rc = pcre2_match(le->re, msg, len, 0, 0, m->md, m->db->mctx);
+	if (rc < 0)
+		return (0);
+	if (h == NULL)
+		return (1);
+	ov = pcre2_get_ovector_pointer(m->md);
+	h->entry = &le->pub;
+	h->off = ov[0];
+	h->len = ov[1] - ov[0];
+	h->nvalues = 0;
+	for (j = 0; j < le->ngroups; j++) {
+		struct kl_leak_value *v = &h->v[h->nvalues];
+
+		s = ov[2 * le->g[j].num];
+		e = ov[2 * le->g[j].num + 1];
+		if (s == PCRE2_UNSET || (int)le->g[j].num >= rc)
+			continue;
+		v->name = le->g[j].name;
+		v->off = s;
+		v->len = e - s;
+		read_value(msg + s, e - s, le->g[j].kind, v);
+		h->nvalues++;
+	}
+	return (1);
+}
+
+/*
+ * The keys whose anchor pair is at msg[q]: mark the entries of those
+ * that are there.  Returns 1 when one is.
+ */
+static int
+check_keys(struct kl_leakmatch *m, size_t q, const uint8_t *msg, size_t len)
+{
+	const struct kl_leakdb *db = m->db;
+	const struct lkey *k;
+	uint16_t g = pair(msg + q);
+	size_t i, j, start;
+	int found = 0;
+
+	for (i = db->first[g] - 1u; i < db->nk && db->byg[i].gram == g; i++) {
+		k = &db->k[db->byg[i].key];
+		if (q < k->at)
+			continue;
+		start = q - k->at;
+		if (k->len > len - start || msg[start] != (uint8_t)k->s[0] ||
+		    memcmp(msg + start, k->s, k->len) != 0)
+			continue;
+		for (j = 0; j < k->nent; j++)
+			m->run[k->ent[j] / 64] |= (uint64_t)1 << (k->ent[j] % 64);
+		found = 1;
+	}
+	return (found);
+}
+
+/*
+ * Match one message (a line's message part, without its newline)
+ * against every entry.  Fills up to max hits in file order and returns
+ * how many entries matched (which may be more than max).
+ */
+int
+kl_leak_match(struct kl_leakmatch *m, const uint8_t *msg, size_t len,
+    struct kl_leak_hit *hits, size_t max)
+{
+	const struct kl_leakdb *db = m->db;
+	size_t p, q, i, w;
+	int found = 0, n = 0;
+
+	if (len < db->minkey)
+		return (0);
+	/*
+	 * One pass: the pair at every offset, four offsets a step with
+	 * one branch; a step that holds an anchor is looked at again.
+	 */
+	for (p = 0; p + 1 < len; p += 4) {
+		if (p + 5 <= len && (db->has[pair(msg + p)] |
+		    db->has[pair(msg + p + 1)] | db->has[pair(msg + p + 2)] |
+		    db->has[pair(msg + p + 3)]) == 0)
+			continue;
+		for (q = p; q < p + 4 && q + 1 < len; q++)
+			if (db->has[pair(msg + q)])
+				found |= check_keys(m, q, msg, len);
+	}
+	if (!found)
+		return (0);
+	for (w = 0; w < m->words; w++) {
+		while (m->run[w] != 0) {
+			i = w * 64 + (size_t)__builtin_ctzll(m->run[w]);
+			m->run[w] &= m->run[w] - 1;
+			if (run_entry(m, i, msg, len,
+			    (size_t)n < max ? &hits[n] : NULL))
+				n++;
+		}
+	}
+	return (n);
+}
+
+/*
+ * The reference: every entry's pattern on msg, no key filter.  Same
+ * contract as kl_leak_match (for tests and the fuzzer).
+ */
+int
+kl_leak_match_all(struct kl_leakmatch *m, const uint8_t *msg, size_t len,
+    struct kl_leak_hit *hits, size_t max)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < m->db->n; i++)
+		if (run_entry(m, i, msg, len,
+		    (size_t)n < max ? &hits[n] : NULL))
+			n++;
+	return (n);
+}
