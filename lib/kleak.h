@@ -294,6 +294,7 @@ struct kl_finding {
 	enum kl_confidence	 confidence;
 	enum kl_suppress	 suppressed;
 	const char		*rule;
+	const char		*note;		/* why the rule leaks, or NULL */
 	unsigned		 boot;		/* boot segment, 0-based */
 	unsigned		 flags;		/* KL_F_* */
 	const uint8_t		*ltext;		/* the line, or the kept part */

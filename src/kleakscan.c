@@ -56,7 +56,8 @@ struct unit {
 	int			 dead;		/* no more data is scanned */
 	int			 cut;		/* cut short by the input layer */
 	uint64_t		 bytes;		/* bytes of the unit seen */
-	uint64_t		 layout;	/* layout findings (lines) */
+	uint64_t		 made[KL_REGION_COUNT]; /* findings that
+						   lines made (layout...) */
 	char			*boot_id;	/* last _BOOT_ID seen */
 };
 
@@ -259,12 +260,16 @@ show_finding(const struct kl_finding *f)
 static int
 on_line(void *arg, const struct kl_line *l)
 {
-	struct kl_finding	lf;
+	struct kl_finding	lf[VERDICT_LINE_MAX];
+	size_t			n, i;
 
-	if (verdict_line(l, &lf) != 1)
-		return (0);
-	run.u.layout++;
-	return (on_finding(arg, &lf));
+	n = verdict_line(l, lf, VERDICT_LINE_MAX);
+	for (i = 0; i < n; i++) {
+		run.u.made[lf[i].region]++;
+		if (on_finding(arg, &lf[i]) != 0)
+			return (1);
+	}
+	return (0);
 }
 
 /* The sink: a boot segment ended; its findings came before. */
@@ -291,7 +296,16 @@ on_finding(void *arg, const struct kl_finding *f)
 	struct run	*r = arg;
 	struct input	*in = r->cur;
 	struct kl_error	 err;
+	struct kl_finding g;
+	const char	*rule, *note = NULL;
 
+	/* A finding inside a known leak source carries its id. */
+	if ((rule = verdict_rule(f, &note)) != NULL) {
+		g = *f;
+		g.rule = rule;
+		g.note = note;
+		f = &g;
+	}
 	if (r->cli->redact) {
 		memset(&err, 0, sizeof(err));
 		if (rewrite_finding(in, f, &err) == -1) {
@@ -299,10 +313,11 @@ on_finding(void *arg, const struct kl_finding *f)
 			rewrite_fail();
 			return (1);
 		}
-		if (f->suppressed == KL_SUP_NONE) {
+		if (f->suppressed == KL_SUP_NONE &&
+		    f->region != KL_REGION_PHYSICAL) {
 			in->leaks++;
 			r->leaked = 1;
-		} else
+		} else if (f->suppressed != KL_SUP_NONE)
 			in->suppressed++;
 		return (0);
 	}
@@ -310,6 +325,15 @@ on_finding(void *arg, const struct kl_finding *f)
 		in->suppressed++;
 		if (r->cli->kl.suppressed && r->cli->mode == MODE_LINES &&
 		    !r->cli->quiet)
+			show_finding(f);
+		return (0);
+	}
+	/*
+	 * A physical address is reported, but is no leak of the kernel's
+	 * virtual layout: every boot prints its memory map.
+	 */
+	if (f->region == KL_REGION_PHYSICAL) {
+		if (r->cli->mode == MODE_LINES && !r->cli->quiet)
 			show_finding(f);
 		return (0);
 	}
@@ -440,6 +464,7 @@ unit_finish(const struct kl_error *cut)
 	struct unit	*u = &run.u;
 	struct kl_stats	 st;
 	struct kl_error	 err;
+	size_t		 i;
 
 	if (!u->open)
 		return;
@@ -469,8 +494,10 @@ unit_finish(const struct kl_error *cut)
 	if (cut != NULL)
 		unit_error(cut->line, lib_msg(cut));
 	st = *kl_scan_stats(run.scan);
-	st.findings += u->layout;
-	st.region[KL_REGION_LAYOUT] += u->layout;
+	for (i = 0; i < KL_REGION_COUNT; i++) {
+		st.findings += u->made[i];
+		st.region[i] += u->made[i];
+	}
 	if (u->kind == KL_UNIT_EXPORT || u->kind == KL_UNIT_JSON ||
 	    u->in.skipped)
 		st.bytes = u->bytes;	/* the stream, not the field bytes */

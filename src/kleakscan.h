@@ -67,6 +67,8 @@ struct cli {
 	const char		**maps;		/* --system-map, repeated */
 	size_t			 nmaps;
 	const char		*map_dir;	/* --system-map-dir */
+	const char		*leak_sources;	/* --leak-sources */
+	int			 physical;	/* --physical */
 	int			 verdict;	/* --verdict */
 	char			**operands;
 	int			 noperands;
@@ -170,11 +172,18 @@ uint64_t	 rewrite_count(void);
 int		 repack_input(const struct cli *, const struct kl_input_ops *,
 		     const char *, int, off_t, const uint8_t *, size_t);
 
+/* leak-sources-data.c (generated from data/leak-sources) */
+extern const char		leak_sources_data[];
+extern const unsigned long	leak_sources_size;
+
 /* verdict.c */
+#define VERDICT_LINE_MAX 16	/* findings one line can make itself */
 void		 verdict_init(const struct cli *);
 void		 verdict_free(void);
 void		 verdict_unit_begin(void);
-int		 verdict_line(const struct kl_line *, struct kl_finding *);
+size_t		 verdict_line(const struct kl_line *, struct kl_finding *,
+		     size_t);
+const char	*verdict_rule(const struct kl_finding *, const char **);
 const char	*verdict_symbol(const struct kl_finding *);
 void		 verdict_value(const struct kl_finding *);
 int		 verdict_should_wait(void);

@@ -35,6 +35,8 @@ enum {
 	OPT_SYSTEM_MAP,
 	OPT_SYSTEM_MAP_DIR,
 	OPT_VERDICT,
+	OPT_LEAK_SOURCES,
+	OPT_PHYSICAL,
 	OPT_REDACT,
 	OPT_IN_PLACE,
 	OPT_RESTRICT,
@@ -74,6 +76,10 @@ static const struct optdef optdefs[] = {
 	    "maps named System.map-RELEASE, picked per boot" },
 	{ "verdict", no_argument, OPT_VERDICT, NULL,
 	    "print what each boot discloses (slide, bases)" },
+	{ "leak-sources", required_argument, OPT_LEAK_SOURCES, "FILE",
+	    "known leaky message shapes (built in by default)" },
+	{ "physical", no_argument, OPT_PHYSICAL, NULL,
+	    "also report physical addresses (memory maps, %pa)" },
 	{ NULL, 0, 0, NULL, "Inputs:" },
 	{ "files-from", required_argument, OPT_FILES_FROM, "FILE",
 	    "read input names from FILE (- for stdin)" },
@@ -584,6 +590,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_VERDICT:
 			cli->verdict = 1;
+			break;
+		case OPT_LEAK_SOURCES:
+			cli->leak_sources = optarg;
+			break;
+		case OPT_PHYSICAL:
+			cli->physical = 1;
 			break;
 		case OPT_REDACT:
 			cli->redact = 1;

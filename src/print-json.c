@@ -228,6 +228,8 @@ json_finding(const struct input *in, const struct kl_finding *f,
 	json_cstr(sym);
 	json_key("rule");
 	json_cstr(f->rule);
+	json_key("explain");
+	json_cstr(f->note);
 	json_key("suppressed");
 	if (f->suppressed == KL_SUP_NONE)
 		fputs("null", stdout);

@@ -23,6 +23,15 @@
 #include "kleakscan.h"
 
 #define WAIT_MAX	4096		/* findings waiting for a slide */
+#define HITS_MAX	8		/* leak-source hits kept per line */
+#define RING		64		/* lines whose hits are kept */
+
+/* Where a leak-source entry matched: unit offsets [lo, hi). */
+struct span {
+	uint64_t			 lo;
+	uint64_t			 hi;
+	const struct kl_leak_entry	*e;
+};
 #define WAIT_BYTES	(8u << 20)	/* bytes of their copies */
 
 /* A finding waiting for the slide, with copies of its bytes. */
@@ -42,6 +51,12 @@ static struct {
 	const char		**mapnames;
 	size_t			 nmaps;
 	struct kl_symdir	*dir;		/* --system-map-dir */
+	struct kl_leakdb	*db;		/* data/leak-sources */
+	struct kl_leakmatch	*lm;
+	struct kl_leak_hit	 hits[HITS_MAX];
+	struct span		 ring[RING][HITS_MAX];
+	size_t			 nring[RING];
+	size_t			 ringpos;
 	struct kl_kaslr		 k;
 	char			 release[128];
 	const struct kl_symtab	*map;
@@ -55,6 +70,7 @@ static struct {
 	size_t			 alen;
 	size_t			 acap;
 	int			 waiting;	/* findings wait in order */
+	int			 physical;	/* physical findings wanted */
 } vs;
 
 /* Is c a hex digit? */
@@ -83,6 +99,8 @@ verdict_init(const struct cli *cli)
 
 	memset(&vs, 0, sizeof(vs));
 	vs.cli = cli;
+	vs.physical = cli->physical ||
+	    (cli->redact && cli->ropt.level >= 4);
 	if (cli->nmaps > 0) {
 		vs.maps = xreallocarray(NULL, cli->nmaps, sizeof(*vs.maps));
 		vs.mapnames = xreallocarray(NULL, cli->nmaps,
@@ -100,6 +118,16 @@ verdict_init(const struct cli *cli)
 		if ((vs.dir = kl_symdir_open(cli->map_dir, &err)) == NULL)
 			log_fatal("%s: %s", cli->map_dir, err.msg);
 	}
+	memset(&err, 0, sizeof(err));
+	if (cli->leak_sources != NULL)
+		vs.db = kl_leakdb_load(cli->leak_sources, &err);
+	else
+		vs.db = kl_leakdb_load_mem(leak_sources_data,
+		    leak_sources_size, "leak-sources", &err);
+	if (vs.db == NULL)
+		log_fatal("%s", err.msg);
+	if ((vs.lm = kl_leakmatch_new(vs.db)) == NULL)
+		log_fatal("out of memory");
 }
 
 /* Free the maps and what waits. */
@@ -113,6 +141,8 @@ verdict_free(void)
 	free(vs.maps);
 	free(vs.mapnames);
 	kl_symdir_free(vs.dir);
+	kl_leakmatch_free(vs.lm);
+	kl_leakdb_free(vs.db);
 	free(vs.w);
 	free(vs.arena);
 	memset(&vs, 0, sizeof(vs));
@@ -191,6 +221,7 @@ verdict_unit_begin(void)
 	vs.nw = 0;
 	vs.alen = 0;
 	vs.waiting = 0;
+	memset(vs.nring, 0, sizeof(vs.nring));
 	boot_start();
 }
 
@@ -220,31 +251,14 @@ release_line(const struct kl_line *l)
 	pick_map();
 }
 
-/*
- * A framed line.  Returns 1 and fills lf when the line discloses the
- * layout itself (a Kernel Offset line): a finding of region layout.
- */
-int
-verdict_line(const struct kl_line *l, struct kl_finding *lf)
+/* Fill lf as a finding the line l makes itself: digits m[i..i+d). */
+static void
+line_finding(const struct kl_line *l, size_t i, size_t d, uint64_t v,
+    enum kl_region region, const char *rule, const char *note,
+    struct kl_finding *lf)
 {
-	static const char lit[] = "Kernel Offset: 0x";
-	const uint8_t	*m = l->text + l->msg, *p;
-	size_t		 n = l->len - l->msg, d, i;
-	uint64_t	 v;
+	const uint8_t	*m = l->text + l->msg;
 
-	if (!active())
-		return (0);
-	release_line(l);
-	if (kl_kaslr_line(&vs.k, l->line, m, n) != 1)
-		return (0);
-	if ((p = memmem(m, n, lit, sizeof(lit) - 1)) == NULL)
-		return (0);
-	i = (size_t)(p - m) + sizeof(lit) - 1;
-	v = 0;
-	for (d = 0; i + d < n && d < 16 && is_hex(m[i + d]); d++)
-		v = v << 4 | hex_val(m[i + d]);
-	if (d == 0)
-		return (0);
 	memset(lf, 0, sizeof(*lf));
 	lf->line = l->line;
 	lf->column = l->msg + i + 1;
@@ -252,19 +266,135 @@ verdict_line(const struct kl_line *l, struct kl_finding *lf)
 	lf->value = v;
 	lf->text = m + i;
 	lf->textlen = d;
-	lf->prefix = 1;
+	lf->prefix = i >= 2 && m[i - 2] == '0' && (m[i - 1] | 0x20) == 'x';
 	lf->arch = vs.k.arch;
-	lf->region = KL_REGION_LAYOUT;
-	lf->severity = KL_SEV_HIGH;
+	lf->region = region;
+	lf->severity = region == KL_REGION_LAYOUT ? KL_SEV_HIGH : KL_SEV_LOW;
 	lf->confidence = KL_CONF_HIGH;
 	lf->suppressed = KL_SUP_NONE;
-	lf->rule = "kernel-offset";
+	lf->rule = rule;
+	lf->note = note;
 	lf->boot = l->boot;
 	lf->ltext = l->text;
 	lf->llen = l->len;
 	lf->lcol = 1;
 	lf->record = l->record;
-	return (1);
+}
+
+/* Is a value of a physical leak source an address (not a size, a pfn)? */
+static int
+phys_value(const char *name)
+{
+	static const char *const names[] = {
+		"lo", "hi", "phys", "from_lo", "from_hi", "cr3", "pgd",
+		"next", NULL
+	};
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(name, names[i]) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * The leak sources matching the line: remember where (for the rule of
+ * the findings in those spans), and make a finding of region physical
+ * of each physical address they carry.  Returns the findings made.
+ */
+static size_t
+leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
+{
+	const uint8_t	*m = l->text + l->msg;
+	const struct kl_leak_value *v;
+	struct span	*sp;
+	size_t		 n = l->len - l->msg, nh, i, j, k = 0, *ns;
+	int		 r;
+
+	ns = &vs.nring[vs.ringpos];
+	*ns = 0;
+	r = kl_leak_match(vs.lm, m, n, vs.hits, HITS_MAX);
+	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
+	for (i = 0; i < nh; i++) {
+		sp = &vs.ring[vs.ringpos][(*ns)++];
+		sp->lo = l->offset + l->msg + vs.hits[i].off;
+		sp->hi = sp->lo + vs.hits[i].len;
+		sp->e = vs.hits[i].entry;
+		if (sp->e->class != KL_LCLASS_PHYSICAL)
+			continue;
+		for (j = 0; j < vs.hits[i].nvalues; j++) {
+			v = &vs.hits[i].v[j];
+			if (v->overflow || v->len == 0 || v->len > 16 ||
+			    !phys_value(v->name))
+				continue;
+			/* The verdict counts it; findings only when asked. */
+			kl_kaslr_value(&vs.k, l->line, KL_REGION_PHYSICAL,
+			    v->value);
+			if (k < max && vs.physical)
+				line_finding(l, v->off, v->len, v->value,
+				    KL_REGION_PHYSICAL, sp->e->id,
+				    sp->e->explain, &out[k++]);
+		}
+	}
+	if (nh > 0)
+		vs.ringpos = (vs.ringpos + 1) % RING;
+	return (k);
+}
+
+/*
+ * A framed line.  Returns the findings the line makes itself (at most
+ * max, in out): the value of a Kernel Offset line (region layout), the
+ * physical addresses of known leak sources (region physical).
+ */
+size_t
+verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
+{
+	static const char lit[] = "Kernel Offset: 0x";
+	const uint8_t	*m = l->text + l->msg, *p;
+	size_t		 n = l->len - l->msg, d, i, k = 0;
+	uint64_t	 v;
+
+	if (!active() || max == 0)
+		return (0);
+	release_line(l);
+	if (kl_kaslr_line(&vs.k, l->line, m, n) == 1 &&
+	    (p = memmem(m, n, lit, sizeof(lit) - 1)) != NULL) {
+		i = (size_t)(p - m) + sizeof(lit) - 1;
+		v = 0;
+		for (d = 0; i + d < n && d < 16 && is_hex(m[i + d]); d++)
+			v = v << 4 | hex_val(m[i + d]);
+		if (d > 0)
+			line_finding(l, i, d, v, KL_REGION_LAYOUT,
+			    "kernel-offset", "the panic notifier prints the KASLR "
+			    "slide: _text = from + offset", &out[k++]);
+	}
+	if (vs.lm != NULL)
+		k += leak_sources(l, out + k, max - k);
+	return (k);
+}
+
+/*
+ * The leak source a finding of the scanner lies in, among the last
+ * lines' hits: its id (the finding's rule) and, in *explain, why it
+ * leaks.  NULL when none.
+ */
+const char *
+verdict_rule(const struct kl_finding *f, const char **explain)
+{
+	size_t	r, i;
+
+	if (!active() || f->region == KL_REGION_PHYSICAL ||
+	    f->region == KL_REGION_LAYOUT)
+		return (NULL);
+	for (r = 0; r < RING; r++)
+		for (i = 0; i < vs.nring[r]; i++)
+			if (f->offset >= vs.ring[r][i].lo &&
+			    f->offset < vs.ring[r][i].hi &&
+			    vs.ring[r][i].e->class == KL_LCLASS_VIRTUAL) {
+				*explain = vs.ring[r][i].e->explain;
+				return (vs.ring[r][i].e->id);
+			}
+	return (NULL);
 }
 
 /*

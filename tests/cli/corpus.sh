@@ -147,10 +147,10 @@ is "$(q list)" "$(norm "$exp")" "$f: RSP/RBP/R14 vmalloc, R10/GS direct-map"
 is "$(q regions)" "direct-map=16 vmalloc=30" "$f: summary regions"
 is "$(q at 873 26)" "vmalloc - ffffa667c016fe48" \
     "$f: 873:26 RSP: 0018:ffffa667c016fe48 is a vmalloc'd stack"
-is "$(q field 873 26 rule)" stack-pointer "$f: 873:26 by the RSP rule"
+is "$(q field 873 26 rule)" x86-rsp "$f: 873:26 by the leak source x86-rsp"
 is "$(q at 879 47)" "direct-map - ffff993fa4e00000" \
     "$f: 879:47 GS:ffff993fa4e00000 is direct-map"
-is "$(q field 879 47 rule)" percpu "$f: 879:47 by the GS: rule"
+is "$(q field 879 47 rule)" x86-gs-base "$f: 879:47 by the leak source x86-gs-base"
 is "$(q at 877 21)" "direct-map - ffff993fa4e1c848" \
     "$f: 877:21 R10 in the GS base's GiB is direct-map"
 is "$(q at 878 43)" "vmalloc - ffffa667c016fe68" \
@@ -184,7 +184,7 @@ exp="
 	25:19:text 26:19:text 27:19:text 28:19:text"
 is "$(q list)" "$(norm "$exp")" "$f: the 16 call-trace frames are text"
 is "$(q at 13 19)" "text - ffffffff842799f2" "$f: 13:19 dump_stack frame"
-is "$(q field 13 19 rule)" frame "$f: 13:19 by the frame rule"
+is "$(q field 13 19 rule)" bracket-trace "$f: 13:19 by the leak source bracket-trace"
 is "$(q at 30 26)" "none not-kernel 00007f4762c25ba0" \
     "$f: 30:26 the user RSP is not-kernel"
 is "$(q at 35 65)" "none not-kernel 00000000ffffffff" \
@@ -275,7 +275,7 @@ exp="
 	42:73:direct-map 43:73:direct-map 45:51:vmalloc 47:73:vmemmap"
 is "$(q list)" "$(norm "$exp")" "$f: stack/image vmalloc, slab direct-map, page vmemmap"
 is "$(q at 35 29)" "vmalloc - ffff80000fee3890" "$f: 35:29 sp : is a vmapped stack"
-is "$(q field 35 29 rule)" stack-pointer "$f: 35:29 by the sp rule"
+is "$(q field 35 29 rule)" arm64-sp "$f: 35:29 by the leak source arm64-sp"
 is "$(q at 47 73)" "vmemmap - fffffc00032c8dc0" "$f: 47:73 x0 is a struct page"
 is "$(q at 6 82)" "none not-kernel 00616161616161a1" \
     "$f: 6:82 the faulting address 00616161616161a1 is not kernel"

@@ -84,6 +84,7 @@ for long in $(cat "$TMP/help.long"); do
 	receipt) arg==/dev/null ;;
 	system-map) arg==/dev/null ;;
 	system-map-dir) arg==/tmp ;;
+	leak-sources) arg==/dev/null ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then

@@ -150,4 +150,52 @@ else
 	skip "the QEMU boots" "no $QEMU"
 fi
 
+# --- Known leak sources and physical addresses. ------------------------
+UB=$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg
+"$KLEAKSCAN" --json "$UB" >"$TMP/ub.json"
+is "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding" and (e["line"], e["column"]) == (873, 26):
+        print(e["rule"], bool(e["explain"]))' "$TMP/ub.json")" "x86-rsp True" \
+    "a finding in a known leak source carries its id and explanation"
+is "$(grep -c '"type":"finding".*"region":"physical"' "$TMP/ub.json")" 0 \
+    "physical addresses are not reported by default"
+"$KLEAKSCAN" --json --physical "$UB" >"$TMP/ubp.json"
+is "$?" 1 "--physical: exit status 1 (the oops leaks)"
+is "$(python3 -c '
+import json, sys, collections
+c = collections.Counter()
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding" and e["region"] == "physical":
+        c[e["rule"]] += 1
+print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$TMP/ubp.json")" \
+    "e820-map=36 e820-ram-buffer=6 initmem-node=2 node-data=2 node-range=6 ramdisk=2 x86-cr3=10 x86-page-table=10 zone-range=4" \
+    "--physical: the memory map, node, zone, ramdisk and CR3 values by source"
+like "$(grep -m1 '"region":"physical"' "$TMP/ubp.json")" \
+    '"line":11,"column":34,.*"text":"0000000000000000".*"severity":"low".*"rule":"e820-map"' \
+    "--physical: 11:34 the first e820 range start"
+printf '[    0.000000] BIOS-e820: [mem 0x0000000000100000-0x000000003ffdffff] usable\n' >"$TMP/e820.log"
+run --physical "$TMP/e820.log"
+is_status 0 "--physical: a memory map alone is no leak (exit status 0)"
+is "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')" 2 "--physical: both ends reported"
+"$KLEAKSCAN" --json "$TMP/e820.log" >"$TMP/e820.json"
+like "$(grep '"type":"boot"' "$TMP/e820.json")" '"disclosed":\["physical"\]' \
+    "the boot event counts physical addresses without --physical"
+is "$("$KLEAKSCAN" --redact --restrict=4 "$TMP/e820.log")" \
+    "[    0.000000] BIOS-e820: [mem 0x0000000000000000-0x0000000000000000] usable" \
+    "--restrict=4 rewrites physical addresses"
+is "$("$KLEAKSCAN" --redact "$TMP/e820.log")" "$(cat "$TMP/e820.log")" \
+    "--restrict=2 leaves them"
+# The built-in copy is data/leak-sources.
+"$KLEAKSCAN" --json --physical --leak-sources "$TOPSRC/data/leak-sources" "$UB" >"$TMP/ubf.json"
+ok "--leak-sources data/leak-sources: the same as the built-in copy" \
+    cmp "$TMP/ubp.json" "$TMP/ubf.json"
+printf 'id: x\nbogus: y\n' >"$TMP/bad.ls"
+run --leak-sources "$TMP/bad.ls" "$UB"
+is_status 2 "a bad --leak-sources file: exit status 2"
+like "$ERR" "bad\\.ls:2: unknown key 'bogus'" "a bad --leak-sources file: the line named"
+
 done_testing
