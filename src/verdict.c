@@ -118,6 +118,14 @@ verdict_init(const struct cli *cli)
 		if ((vs.dir = kl_symdir_open(cli->map_dir, &err)) == NULL)
 			log_fatal("%s: %s", cli->map_dir, err.msg);
 	}
+	/*
+	 * Leak sources change what is printed (rules, physical findings,
+	 * the boot report), not what is counted: -c, -l, -L and -q without
+	 * --physical do not need them, and do not pay for them.
+	 */
+	if (!vs.physical && (cli->mode != MODE_LINES || cli->quiet ||
+	    cli->redact) && cli->leak_sources == NULL)
+		return;
 	memset(&err, 0, sizeof(err));
 	if (cli->leak_sources != NULL)
 		vs.db = kl_leakdb_load(cli->leak_sources, &err);
