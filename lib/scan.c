@@ -64,6 +64,12 @@ struct kl_scan {
 	uint64_t		 base;		/* offset of buf[0] in unit */
 	int			 skip_alnum;	/* inside an over-long run */
 
+	/* No run of 8 hex digits starts in buf[runfrom, run) (fast engine). */
+	int			 runok;
+	size_t			 runfrom;
+	size_t			 run;		/* the next one, or runlim */
+	size_t			 runlim;	/* sc->len when it was sought */
+
 	/* The current line. */
 	size_t			 ls;		/* its start in buf, or NO_LINE */
 	uint64_t		 ls_abs;	/* its start in the unit */
@@ -465,6 +471,18 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 	}
 	from = lo > lstart + msg ? lo : lstart + msg;
 	widths = sc->decided ? arch_widths(sc->arch) : 3;
+	if (sc->opt->engine != KL_ENGINE_PCRE2 && from < hi) {
+		/* Lines without eight hex digits in a row hold no token. */
+		if (!sc->runok || sc->runfrom > from || sc->run < from ||
+		    (sc->run == sc->runlim && hi > sc->runlim)) {
+			sc->run = kl_hexrun(sc->buf, from, sc->len);
+			sc->runfrom = from;
+			sc->runlim = sc->len;
+			sc->runok = 1;
+		}
+		if (sc->run >= hi)
+			return (0);
+	}
 
 	while (from < hi) {
 		if (sc->opt->engine == KL_ENGINE_PCRE2)
@@ -510,6 +528,7 @@ static void
 shift(struct kl_scan *sc, size_t keep)
 {
 	memmove(sc->buf, sc->buf + keep, sc->len - keep);
+	sc->runok = 0;
 	sc->len -= keep;
 	sc->done -= keep;
 	sc->base += keep;
@@ -631,6 +650,7 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->len = sc->done = 0;
 	sc->base = 0;
 	sc->skip_alnum = 0;
+	sc->runok = 0;
 	sc->lineno = 0;
 	sc->prev_kind = KL_LINE_PLAIN;
 	line_start(sc, 0);
@@ -728,6 +748,7 @@ restart_at(struct kl_scan *sc, uint64_t off)
 	sc->len = sc->done = 0;
 	sc->base = off;
 	sc->skip_alnum = 0;
+	sc->runok = 0;
 	line_start(sc, 0);
 }
 
