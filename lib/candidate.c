@@ -48,6 +48,28 @@ hexdigit(uint8_t c)
 	return ((c & 0xf) + 9 * (c >> 6));
 }
 
+/* Parse 8 bytes known to be hex digits, eight at once. */
+static inline uint64_t
+hexval8(const uint8_t *p)
+{
+	uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&x, p, 8);	/* p[0] in the low byte */
+#else
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		x = x << 8 | p[i];
+#endif
+	/* Each byte to its nibble: '0'-'9' keep it, letters (bit 6) add 9. */
+	x = (x & 0x0f0f0f0f0f0f0f0fULL) + 9 * ((x >> 6) & 0x0101010101010101ULL);
+	/* Pairs, quads, then all eight, the first digit the most significant. */
+	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffULL;
+	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffULL;
+	x = ((x << 16) | (x >> 32)) & 0x00000000ffffffffULL;
+	return (x);
+}
+
 /* Parse n <= 16 bytes known to be hex digits. */
 static inline uint64_t
 hexval_unchecked(const uint8_t *p, size_t n)
@@ -55,6 +77,10 @@ hexval_unchecked(const uint8_t *p, size_t n)
 	uint64_t x = 0;
 	size_t i;
 
+	if (n == 8)
+		return (hexval8(p));
+	if (n == 16)
+		return (hexval8(p) << 32 | hexval8(p + 8));
 	for (i = 0; i < n; i++)
 		x = (x << 4) | hexdigit(p[i]);
 	return (x);

@@ -174,6 +174,23 @@ t_hexval(void **state)
 	    &v), -1);
 }
 
+/* Token values in both cases, every digit at every place. */
+static void
+t_values(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("DeadBeefCafe0189 aBcD2345 0x0123456789abcdef",
+	    W8 | W16, t), 3);
+	assert_true(t[0].value == 0xdeadbeefcafe0189ULL);
+	assert_true(t[1].value == 0xabcd2345ULL);
+	assert_true(t[2].value == 0x0123456789abcdefULL);
+	assert_int_equal(FIND("FEDCBA98 76543210", W8, t), 2);
+	assert_true(t[0].value == 0xfedcba98ULL);
+	assert_true(t[1].value == 0x76543210ULL);
+}
+
 /* kl_hexrun at every start over runs that cross the 32-byte steps. */
 static void
 t_hexrun(void **state)
@@ -236,6 +253,7 @@ main(void)
 		cmocka_unit_test(t_resume),
 		cmocka_unit_test(t_hexval),
 		cmocka_unit_test(t_hexrun),
+		cmocka_unit_test(t_values),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
