@@ -48,6 +48,9 @@ kl_mul(size_t a, size_t b, size_t *r)
 	return (0);
 }
 
+/* candidate.c: the next run of eight hex digits. */
+size_t		 kl_hexrun(const uint8_t *, size_t, size_t);
+
 /* Find needle in haystack (bytes). */
 const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);
 

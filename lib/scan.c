@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@
 #define PEND_TOKENS	4096		/* pending tokens before forcing */
 #define PEND_BYTES	(4u << 20)	/* pending copied bytes, likewise */
 #define TOKS		256		/* tokens per finder call */
+#define INPLACE_MIN	1024		/* feeds scanned where they lie */
 #define NO_LINE		SIZE_MAX
 
 static const char unhashed_banner[] =
@@ -57,12 +59,20 @@ struct kl_scan {
 	void			*md;		/* PCRE2 match data */
 	int			 stopped;
 
-	uint8_t			*buf;		/* the window */
+	uint8_t			*buf;		/* the window, or the fed bytes */
+	uint8_t			*win;		/* the window's memory */
 	size_t			 cap;
 	size_t			 len;
 	size_t			 done;		/* scanned up to here */
 	uint64_t		 base;		/* offset of buf[0] in unit */
 	int			 skip_alnum;	/* inside an over-long run */
+	size_t			 inplace;	/* buf is the caller's: window cap */
+
+	/* No run of 8 hex digits starts in buf[runfrom, run) (fast engine). */
+	int			 runok;
+	size_t			 runfrom;
+	size_t			 run;		/* the next one, or runlim */
+	size_t			 runlim;	/* sc->len when it was sought */
 
 	/* The current line. */
 	size_t			 ls;		/* its start in buf, or NO_LINE */
@@ -508,6 +518,18 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 	}
 	from = lo > lstart + msg ? lo : lstart + msg;
 	widths = sc->decided ? arch_widths(sc->arch) : 3;
+	if (sc->opt->engine != KL_ENGINE_PCRE2 && from < hi) {
+		/* Lines without eight hex digits in a row hold no token. */
+		if (!sc->runok || sc->runfrom > from || sc->run < from ||
+		    (sc->run == sc->runlim && hi > sc->runlim)) {
+			sc->run = kl_hexrun(sc->buf, from, sc->len);
+			sc->runfrom = from;
+			sc->runlim = sc->len;
+			sc->runok = 1;
+		}
+		if (sc->run >= hi)
+			return (0);
+	}
 
 	while (from < hi) {
 		if (sc->opt->engine == KL_ENGINE_PCRE2)
@@ -553,6 +575,7 @@ static void
 shift(struct kl_scan *sc, size_t keep)
 {
 	memmove(sc->buf, sc->buf + keep, sc->len - keep);
+	sc->runok = 0;
 	sc->len -= keep;
 	sc->done -= keep;
 	sc->base += keep;
@@ -588,6 +611,8 @@ process(struct kl_scan *sc, int final, struct kl_error *err)
 			nl = memchr(sc->buf + sc->done, '\n', sc->len - sc->done);
 		if (nl != NULL) {
 			c = (size_t)(nl - sc->buf);
+			if (sc->inplace && c - sc->ls >= sc->inplace)
+				break;	/* the window would cut it: copy it */
 			if ((rc = scan_segment(sc, sc->done, c, 1, err)) != 0)
 				return (rc);
 			sc->done = c + 1;
@@ -653,8 +678,9 @@ kl_scan_new(const struct kl_engine *eng, const struct kl_sink *sink,
 	if (sink != NULL)
 		sc->sink = *sink;
 	sc->cap = sc->opt->window;
-	if ((sc->buf = malloc(sc->cap)) == NULL)
+	if ((sc->win = malloc(sc->cap)) == NULL)
 		goto nomem;
+	sc->buf = sc->win;
 	if (sc->opt->engine == KL_ENGINE_PCRE2 &&
 	    (sc->md = kl_engine_mdata(eng)) == NULL)
 		goto nomem;
@@ -674,6 +700,7 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->len = sc->done = 0;
 	sc->base = 0;
 	sc->skip_alnum = 0;
+	sc->runok = 0;
 	sc->lineno = 0;
 	sc->prev_kind = KL_LINE_PLAIN;
 	line_start(sc, 0);
@@ -701,6 +728,37 @@ kl_scan_reset(struct kl_scan *sc)
 }
 
 /*
+ * With an empty window, scan the whole lines of p[0, n) where they lie
+ * instead of copying them.  Lines the window would have cut stay for the
+ * copying path, so every line is scanned as it would be in the window.
+ * Sets *used to the bytes scanned (whole lines).  Returns as process().
+ */
+static int
+feed_inplace(struct kl_scan *sc, const uint8_t *p, size_t n, size_t *used,
+    struct kl_error *err)
+{
+	size_t wcap = sc->cap;
+	int rc;
+
+	/* process() only writes buf when it is full: cap > len keeps it so. */
+	sc->buf = (uint8_t *)(uintptr_t)p;
+	sc->len = n;
+	sc->cap = n + 1;
+	sc->inplace = wcap;
+	sc->runok = 0;
+	rc = process(sc, 0, err);
+	*used = sc->ls;
+	sc->base += sc->ls;
+	sc->buf = sc->win;
+	sc->cap = wcap;
+	sc->inplace = 0;
+	sc->len = sc->done = 0;
+	sc->runok = 0;
+	line_start(sc, 0);
+	return (rc);
+}
+
+/*
  * Feed the next bytes of the unit.  Returns 0, 1 when the sink asked to
  * stop (further calls do nothing), -1 on error.
  */
@@ -708,13 +766,33 @@ int
 kl_scan_feed(struct kl_scan *sc, const void *data, size_t n,
     struct kl_error *err)
 {
-	const uint8_t *p = data;
+	const uint8_t *p = data, *nl;
 	size_t k;
 	int rc;
 
 	if (sc->stopped)
 		return (1);
 	sc->st.bytes += n;
+	if (n >= INPLACE_MIN && !sc->skip_alnum && sc->ls != NO_LINE &&
+	    sc->len > 0 && (nl = memchr(p, '\n', n)) != NULL &&
+	    (k = (size_t)(nl - p) + 1) <= sc->cap - sc->len) {
+		/* Complete the window's last line and empty the window. */
+		memcpy(sc->buf + sc->len, p, k);
+		sc->len += k;
+		p += k;
+		n -= k;
+		if ((rc = process(sc, 0, err)) != 0)
+			return (rc);
+		if (sc->ls == sc->len && !sc->skip_alnum)
+			shift(sc, sc->len);
+	}
+	if (n >= INPLACE_MIN && sc->len == 0 && sc->ls == 0 &&
+	    !sc->skip_alnum) {
+		if ((rc = feed_inplace(sc, p, n, &k, err)) != 0)
+			return (rc);
+		p += k;
+		n -= k;
+	}
 	while (n > 0) {
 		k = sc->cap - sc->len;
 		if (k > n)
@@ -761,7 +839,7 @@ kl_scan_free(struct kl_scan *sc)
 		return;
 	if (sc->md != NULL)
 		kl_engine_mdata_free(sc->md);
-	free(sc->buf);
+	free(sc->win);	/* a sink may free the scanner while buf is not */
 	free(sc->pend);
 	free(sc->arena);
 	free(sc);
@@ -774,6 +852,7 @@ restart_at(struct kl_scan *sc, uint64_t off)
 	sc->len = sc->done = 0;
 	sc->base = off;
 	sc->skip_alnum = 0;
+	sc->runok = 0;
 	line_start(sc, 0);
 }
 

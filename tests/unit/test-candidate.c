@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "kleak.h"
+#include "kleak-int.h"
 
 #define W8	1
 #define W16	2
@@ -173,6 +174,72 @@ t_hexval(void **state)
 	    &v), -1);
 }
 
+/* Token values in both cases, every digit at every place. */
+static void
+t_values(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("DeadBeefCafe0189 aBcD2345 0x0123456789abcdef",
+	    W8 | W16, t), 3);
+	assert_true(t[0].value == 0xdeadbeefcafe0189ULL);
+	assert_true(t[1].value == 0xabcd2345ULL);
+	assert_true(t[2].value == 0x0123456789abcdefULL);
+	assert_int_equal(FIND("FEDCBA98 76543210", W8, t), 2);
+	assert_true(t[0].value == 0xfedcba98ULL);
+	assert_true(t[1].value == 0x76543210ULL);
+}
+
+/* kl_hexrun at every start over runs that cross the 32-byte steps. */
+static void
+t_hexrun(void **state)
+{
+	uint8_t b[160];
+	size_t i, j, k, want, len;
+	uint32_t x = 1;
+
+	(void)state;
+	/* Exact positions: seven digits are not a run, eight are. */
+	memset(b, ' ', sizeof(b));
+	memcpy(b + 30, "1234567", 7);
+	memcpy(b + 40, "abcdefAB", 8);
+	assert_int_equal(kl_hexrun(b, 0, 100), 40);
+	assert_int_equal(kl_hexrun(b, 41, 100), 100);
+	assert_int_equal(kl_hexrun(b, 0, 47), 47);	/* cut at len */
+	assert_int_equal(kl_hexrun(b, 0, 48), 40);
+	memcpy(b + 24, "0123456789", 10);		/* over 32 */
+	assert_int_equal(kl_hexrun(b, 0, 100), 24);
+	assert_int_equal(kl_hexrun(b, 25, 100), 25);
+	assert_int_equal(kl_hexrun(b, 29, 100), 29);	/* to 37 */
+	assert_int_equal(kl_hexrun(b, 30, 100), 40);
+	assert_int_equal(kl_hexrun(b, 100, 100), 100);
+
+	/* Against a byte-by-byte search, in pseudo-random text. */
+	for (k = 0; k < 200; k++) {
+		for (i = 0; i < sizeof(b); i++) {
+			x = x * 1103515245 + 12345;
+			b[i] = (x >> 16) % 4 != 0 ? "0aF9x:g\xff"[(x >> 20) % 4] :
+			    (uint8_t)(x >> 24);
+		}
+		len = sizeof(b) - (k % 40);
+		for (i = 0; i <= len; i++) {
+			want = len;
+			for (j = i; j + 8 <= len; j++) {
+				size_t d = 0;
+
+				while (d < 8 && kl_isxdigit(b[j + d]))
+					d++;
+				if (d == 8) {
+					want = j;
+					break;
+				}
+			}
+			assert_int_equal(kl_hexrun(b, i, len), want);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -185,6 +252,8 @@ main(void)
 		cmocka_unit_test(t_edges),
 		cmocka_unit_test(t_resume),
 		cmocka_unit_test(t_hexval),
+		cmocka_unit_test(t_hexrun),
+		cmocka_unit_test(t_values),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -224,6 +224,48 @@ t_long_line(void **state)
 	free(buf);
 }
 
+/*
+ * Big feeds are scanned where they lie, small ones are copied; lines
+ * longer than the window are cut either way.  Every feed size gives the
+ * findings, line texts and flags of a byte-at-a-time feed.
+ */
+static void
+t_inplace(void **state)
+{
+	char *buf;
+	size_t len = 0, cap = 120000, i, j, w, s;
+	size_t windows[] = { 256, 4096 };
+	size_t steps[] = { 120000, 4093, 1500, 1024, 1023 };
+	struct recs ref, got;
+
+	(void)state;
+	buf = malloc(cap);
+	assert_non_null(buf);
+	for (i = 0; len < cap - 2000; i++) {
+		len += (size_t)snprintf(buf + len, cap - len,
+		    "[%5zu.%06zu] RIP: ffffffff81%06zx", i, i, i);
+		/* Every 7th line outgrows a 256-byte window. */
+		for (j = 0; i % 7 == 3 && j < 40; j++)
+			len += (size_t)snprintf(buf + len, cap - len,
+			    " ffff8880%08zx", i * 40 + j);
+		buf[len++] = '\n';
+	}
+	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		memset(&ref, 0, sizeof(ref));
+		scan(buf, len, 1, windows[w], KL_ARCH_X86_64, &ref, NULL);
+		assert_true(ref.n > i);
+		for (s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+			memset(&got, 0, sizeof(got));
+			scan(buf, len, steps[s], windows[w], KL_ARCH_X86_64,
+			    &got, NULL);
+			same(&ref, &got, 1);
+			free(got.r);
+		}
+		free(ref.r);
+	}
+	free(buf);
+}
+
 /* Over-long alphanumeric and hex runs hold no token, and cost no memory. */
 static void
 t_long_runs(void **state)
@@ -290,6 +332,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_feed_sizes),
 		cmocka_unit_test(t_long_line),
+		cmocka_unit_test(t_inplace),
 		cmocka_unit_test(t_long_runs),
 		cmocka_unit_test(t_odd_input),
 		cmocka_unit_test(t_stop),

@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench.sh - compare kleakscan with cat, rg, grep -P, ugrep -P and the
+# kernel's leaking_addresses.pl matching (not run by make check).
+#
+# usage: tests/bench/bench.sh [SIZE [KLEAKSCAN]]
+#   SIZE       of the inputs (mkinput.sh; default 1G)
+#   KLEAKSCAN  the binary (default ./src/kleakscan, then $TOPSRC's)
+# Environment: BENCH_DIR (inputs, default ${TMPDIR:-/tmp}/kleak-bench),
+#   RUNS (hyperfine runs, default 5), WARMUP (default 1).
+#
+# Every command writes through a pipe (| cat >/dev/null): GNU grep and
+# ugrep notice a /dev/null stdout and stop at the first match.  A tool
+# that is not installed is skipped.  Prints a table of medians, CPU
+# times and the ratio of each to kleakscan -c on the same input.
+set -eu
+
+TOPSRC=${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+HERE=$(cd "$(dirname "$0")" && pwd)
+SIZE=${1:-1G}
+if [ -n "${2:-}" ]; then
+	KLEAKSCAN=$2
+elif [ -x ./src/kleakscan ]; then
+	KLEAKSCAN=./src/kleakscan
+else
+	KLEAKSCAN=$TOPSRC/src/kleakscan
+fi
+KLEAKSCAN=$(cd "$(dirname "$KLEAKSCAN")" && pwd)/$(basename "$KLEAKSCAN")
+DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/kleak-bench}
+RUNS=${RUNS:-5}
+WARMUP=${WARMUP:-1}
+
+if ! command -v hyperfine >/dev/null 2>&1; then
+	echo "bench: hyperfine is needed (apt-get install hyperfine)" >&2
+	exit 2
+fi
+"$HERE/mkinput.sh" "$SIZE" "$DIR"
+
+# x86_64 kernel addresses (4- and 5-level), as a grep would look for them.
+RE='\b(0x)?ff[0-9a-f]{14}\b'
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# report JSON BYTES: medians of wall time, mean CPU time (user + system,
+# of the whole pipeline) and the ratio of each to kleakscan -c.  On a
+# busy machine the CPU times are the steadier figures.
+report() {
+	perl -MJSON::PP -e '
+	    my ($file, $bytes) = @ARGV;
+	    local $/; open my $fh, "<", $file or die; my $j = decode_json(<$fh>);
+	    my ($k) = grep { $_->{command} eq "kleakscan-c" } @{$j->{results}};
+	    my $kc = $k->{user} + $k->{system};
+	    printf "%-21s %9s %7s %8s %7s %8s %8s\n", "command", "median s",
+	        "MB/s", "x klscan", "cpu s", "cpu MB/s", "x klscan";
+	    for my $r (@{$j->{results}}) {
+	        my $m = $r->{median};
+	        my $c = $r->{user} + $r->{system};
+	        printf "%-21s %9.3f %7.0f %8.2f %7.3f %8.0f %8.2f\n",
+	            $r->{command}, $m, $bytes / $m / 1e6, $m / $k->{median},
+	            $c, $bytes / $c / 1e6, $c / $kc;
+	    }' "$1" "$2"
+}
+
+for input in addr noaddr; do
+	f=$DIR/$input.log
+	set -- -n cat "cat $f | cat >/dev/null"
+	have rg && set -- "$@" -n rg "rg -c '$RE' $f | cat >/dev/null"
+	have grep && set -- "$@" -n grep-P "grep -cP '$RE' $f | cat >/dev/null"
+	have ugrep && set -- "$@" -n ugrep-P "ugrep -cP '$RE' $f | cat >/dev/null"
+	have perl && set -- "$@" -n leaking_addresses.pl \
+	    "perl $HERE/leaking-addresses.pl $f | cat >/dev/null"
+	set -- "$@" -n kleakscan-c "$KLEAKSCAN -c $f | cat >/dev/null" \
+	    -n kleakscan-redact "$KLEAKSCAN --redact $f | cat >/dev/null"
+	# -i: grep and kleakscan exit 1 when they find something.
+	hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
+	    --export-json "$DIR/$input.json" "$@" >/dev/null
+	bytes=$(wc -c <"$f")
+	echo
+	echo "input: $input.log, $bytes bytes"
+	report "$DIR/$input.json" "$bytes"
+done
