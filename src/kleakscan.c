@@ -277,10 +277,21 @@ static int
 on_boot(void *arg, const struct kl_boot *b)
 {
 	struct bootrep	rep;
+	size_t		i;
 
 	(void)arg;
 	verdict_flush(print_finding);
 	verdict_boot(b, &rep);
+	/* What the boots disclose, per input and in all. */
+	if (rep.v.has_slide) {
+		run.cur->slides++;
+		run.tot.slides++;
+	}
+	for (i = 0; i < KL_REGION_COUNT; i++)
+		if (rep.v.disclosed & (1u << i)) {
+			run.cur->disclosed[i]++;
+			run.tot.disclosed[i]++;
+		}
 	if (!run.cli->quiet && run.cli->mode == MODE_LINES &&
 	    !run.cli->redact) {
 		run.pr->boot(run.cur, &rep);

@@ -94,6 +94,9 @@ struct input {
 	unsigned		 errors;	/* errors on this input */
 	uint64_t		 leaks;		/* findings not suppressed */
 	uint64_t		 suppressed;	/* suppressed findings delivered */
+	uint64_t		 slides;	/* boot segments giving the slide */
+	uint64_t		 disclosed[KL_REGION_COUNT]; /* segments
+						   disclosing each region */
 };
 
 /* Totals over every input, for --stats and the JSON summary. */
@@ -108,6 +111,8 @@ struct totals {
 	uint64_t	 unhashed;
 	uint64_t	 region[KL_REGION_COUNT];
 	uint64_t	 suppressed[KL_SUP_COUNT];
+	uint64_t	 slides;	/* boot segments giving the slide */
+	uint64_t	 disclosed[KL_REGION_COUNT]; /* segments disclosing */
 };
 
 /* The report of one boot segment. */

@@ -346,6 +346,26 @@ json_error(const struct input *in, uint64_t line, const char *msg)
 	fputs("}\n", stdout);
 }
 
+/* "slides":N,"disclosed":{region:boots,...}: what boot segments gave. */
+static void
+json_disclosed(uint64_t slides, const uint64_t *disclosed)
+{
+	const char	*sep = "{";
+	size_t		 i;
+
+	json_u64("slides", slides);
+	json_key("disclosed");
+	for (i = KL_REGION_TEXT; i < KL_REGION_COUNT; i++) {
+		if (disclosed[i] == 0)
+			continue;
+		fputs(sep, stdout);
+		json_cstr(kl_region_name((enum kl_region)i));
+		printf(":%" PRIu64, disclosed[i]);
+		sep = ",";
+	}
+	fputs(*sep == '{' ? "{}" : "}", stdout);
+}
+
 /* The end event of an input, with its counters. */
 static void
 json_end(const struct input *in, const struct kl_stats *st)
@@ -372,6 +392,7 @@ json_end(const struct input *in, const struct kl_stats *st)
 	json_key("arch");
 	json_cstr(kl_arch_name(st->arch));
 	json_u64("unhashed", st->unhashed);
+	json_disclosed(in->slides, in->disclosed);
 	fputs("}}\n", stdout);
 }
 
@@ -411,6 +432,8 @@ json_summary(const struct totals *t)
 		sep = ",";
 	}
 	fputs(*sep == '{' ? "{}" : "}", stdout);
+	json_u64("boots", t->boots);
+	json_disclosed(t->slides, t->disclosed);
 	fputs("}\n", stdout);
 }
 

@@ -460,6 +460,13 @@ text_summary(const struct totals *t)
 		if (t->suppressed[i] != 0)
 			stat_row("  ", kl_suppress_name((enum kl_suppress)i),
 			    t->suppressed[i]);
+	/* Boot segments, and how many disclose the slide, each region. */
+	stat_row("", "boots", t->boots);
+	stat_row("  ", "slide", t->slides);
+	for (i = KL_REGION_TEXT; i < KL_REGION_COUNT; i++)
+		if (t->disclosed[i] != 0)
+			stat_row("  ", kl_region_name((enum kl_region)i),
+			    t->disclosed[i]);
 	stat_row("", "errors", t->errors);
 }
 

@@ -125,7 +125,12 @@ findings           3
 suppressed         2
   hashed           1
   null             1
-errors             0" "--stats after the results"
+boots              1
+  slide            0
+  text             1
+  direct-map       1
+  vmalloc          1
+errors             0" "--stats after the results (boots: how many disclose what)"
 run --stats -c sample.log missing.log
 is "$(printf '%s\n' "$OUT" | sed -n '1p;2p;$p')" "sample.log:3
 inputs             1
@@ -266,7 +271,7 @@ is "$(jfield "$TMP/json" summary inputs errors findings regions suppressed)" \
     "4 1 7 {\"text\":3,\"direct-map\":2,\"vmalloc\":2} {\"hashed\":2,\"null\":2}" \
     "the summary event"
 is "$(jfield "$TMP/json" end path stats | sed -n 1p)" \
-    "sample.log {\"bytes\":$bytes,\"lines\":5,\"findings\":3,\"suppressed\":2,\"boots\":1,\"arch\":\"x86_64\",\"unhashed\":0}" \
+    "sample.log {\"bytes\":$bytes,\"lines\":5,\"findings\":3,\"suppressed\":2,\"boots\":1,\"arch\":\"x86_64\",\"unhashed\":0,\"slides\":0,\"disclosed\":{\"text\":1,\"direct-map\":1,\"vmalloc\":1}}" \
     "the end event's stats"
 
 "$KLEAKSCAN" --json unhashed.log long.log >"$TMP/json2" 2>/dev/null
