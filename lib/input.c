@@ -659,9 +659,12 @@ kl_input_container(const uint8_t *b, size_t n, int *filter_code,
 	return (kind == C_FILTER ? 1 : kind == C_ARCHIVE ? 2 : 0);
 }
 
-/* The name of a filter or format for units and messages. */
-static const char *
-code_name(int filter, int code)
+/*
+ * The name of a libarchive filter (filter non-zero) or format code, as
+ * units and messages give it: "gzip", "xz", "tar", "zip", ...
+ */
+const char *
+kl_input_code_name(int filter, int code)
 {
 	if (filter) {
 		switch (code) {
@@ -1440,7 +1443,7 @@ lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
 	l->up = up;
 	l->filter = kind == C_FILTER;
 	l->code = code;
-	l->name = code_name(l->filter, code);
+	l->name = kl_input_code_name(l->filter, code);
 	l->pre = c->pre[k];
 	l->prelen = n;
 	if ((c->rbuf[k] == NULL && (c->rbuf[k] = malloc(RBUF)) == NULL) ||

@@ -143,50 +143,6 @@ push(struct rp *rp, const char *name)
 	return (1);
 }
 
-/* The name of a compression, as units and messages give it. */
-static const char *
-filter_name(int code)
-{
-	switch (code) {
-	case ARCHIVE_FILTER_GZIP:
-		return ("gzip");
-	case ARCHIVE_FILTER_BZIP2:
-		return ("bzip2");
-	case ARCHIVE_FILTER_COMPRESS:
-		return ("compress");
-	case ARCHIVE_FILTER_LZMA:
-		return ("lzma");
-	case ARCHIVE_FILTER_XZ:
-		return ("xz");
-	case ARCHIVE_FILTER_LZ4:
-		return ("lz4");
-	case ARCHIVE_FILTER_ZSTD:
-		return ("zstd");
-	}
-	return ("filter");
-}
-
-/* The name of an archive format (a code of kl_input_container()). */
-static const char *
-format_name(int code)
-{
-	switch (code) {
-	case ARCHIVE_FORMAT_TAR:
-		return ("tar");
-	case ARCHIVE_FORMAT_CPIO:
-		return ("cpio");
-	case ARCHIVE_FORMAT_ZIP:
-		return ("zip");
-	case ARCHIVE_FORMAT_7ZIP:
-		return ("7z");
-	case ARCHIVE_FORMAT_AR:
-		return ("ar");
-	case ARCHIVE_FORMAT_ISO9660:
-		return ("iso9660");
-	}
-	return ("archive");
-}
-
 /* Read up to n bytes from below s (not its prefix); -1 with s->err. */
 static ssize_t
 src_below(struct src *s, void *p, size_t n)
@@ -722,7 +678,7 @@ filter_level(struct rp *rp, struct src *s, struct dst *d, int code,
 	struct src		 in;
 	struct dst		 out;
 	const void		*p;
-	const char		*fname = filter_name(code);
+	const char		*fname = kl_input_code_name(1, code);
 	char			*name;
 	ssize_t			 r;
 	int			 rc = -1;
@@ -987,7 +943,7 @@ archive_level(struct rp *rp, struct src *s, struct dst *d, int code,
 	struct archive_entry	*e;
 	struct zsrc		 z;
 	FILE			*ztmp = NULL;
-	const char		*fmt = format_name(code), *name;
+	const char		*fmt = kl_input_code_name(0, code), *name;
 	size_t			 pushed;
 	int			 r, rc = -1, open = 0, data;
 
