@@ -871,6 +871,7 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 	run.is_stdin = is_stdin;
 	errs = log_errors();
 	if (run.cli->redact && rewrite_input_begin(is_stdin ? NULL : path,
+	    is_stdin && run.cli->label == NULL ? "standard-input" : name,
 	    fd, msg, sizeof(msg)) == -1) {
 		struct input	in;
 
@@ -885,6 +886,18 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 	if (is_stdin)
 		run.native = is_reg(fd) ? NATIVE_STDIN : NULL;
 	if (!is_stdin && is_native(fd)) {
+		if (run.cli->redact) {
+			struct input	in;
+
+			memset(&in, 0, sizeof(in));
+			in.name = name;
+			in.namelen = strlen(name);
+			input_error(&in, 0, "cannot rewrite native journal "
+			    "files: nothing written for this input");
+			rewrite_fail();
+			(void)rewrite_input_end(0, msg, sizeof(msg));
+			return (0);
+		}
 		if (unit_begin(name, NULL, 0, KL_UNIT_JOURNAL) == 0) {
 			unit_native(path);
 			unit_finish(NULL);

@@ -60,6 +60,7 @@ struct cli {
 	size_t			 read_size;
 	int			 redact;	/* --redact */
 	const char		*output;	/* -o */
+	const char		*output_dir;	/* --output-dir */
 	int			 in_place;
 	struct kl_redact_opts	 ropt;		/* --restrict, style, key */
 	int			 hash_key_set;
@@ -157,7 +158,8 @@ void		 out_check(void);
 
 /* rewrite.c */
 void		 rewrite_init(const struct cli *);
-int		 rewrite_input_begin(const char *, int, char *, size_t);
+int		 rewrite_input_begin(const char *, const char *, int, char *,
+		     size_t);
 int		 rewrite_input_end(int, char *, size_t);
 int		 rewrite_unit_begin(const struct kl_unit *, enum kl_unit_kind,
 		     char *, size_t);

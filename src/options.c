@@ -39,6 +39,7 @@ enum {
 	OPT_PHYSICAL,
 	OPT_REDACT,
 	OPT_IN_PLACE,
+	OPT_OUTPUT_DIR,
 	OPT_RESTRICT,
 	OPT_REDACT_STYLE,
 	OPT_HASH_KEY,
@@ -129,6 +130,8 @@ static const struct optdef optdefs[] = {
 	    "write the rewritten inputs to FILE (not stdout)" },
 	{ "in-place", no_argument, OPT_IN_PLACE, NULL,
 	    "replace each input file by its rewritten copy" },
+	{ "output-dir", required_argument, OPT_OUTPUT_DIR, "DIR",
+	    "write each rewritten input to DIR/its path" },
 	{ "restrict", required_argument, OPT_RESTRICT, "N",
 	    "2 (default), 3: also hashed %p, 4: also physical" },
 	{ "redact-style", required_argument, OPT_REDACT_STYLE, "STYLE",
@@ -374,15 +377,17 @@ options_finish(struct cli *cli)
 		log_usage("--page-offset does not apply to %s", a->name);
 
 	if (!cli->redact && (cli->output != NULL || cli->in_place ||
-	    cli->receipt != NULL))
-		log_usage("-o, --in-place and --receipt need --redact");
+	    cli->output_dir != NULL || cli->receipt != NULL))
+		log_usage("-o, --in-place, --output-dir and --receipt need "
+		    "--redact");
 	if (cli->redact) {
 		if (cli->json || cli->mode != MODE_LINES || cli->quiet ||
 		    cli->stats)
 			log_usage("--redact writes the logs: it cannot be used "
 			    "with --json, -c, -l, -L, -q or --stats");
-		if (cli->output != NULL && cli->in_place)
-			log_usage("-o and --in-place cannot both be given");
+		if ((cli->output != NULL) + cli->in_place +
+		    (cli->output_dir != NULL) > 1)
+			log_usage("-o, --in-place and --output-dir: give one");
 		if (cli->ropt.style == KL_REDACT_HASH && !cli->hash_key_set &&
 		    random_key(cli->ropt.key) == -1)
 			log_fatal("cannot read /dev/urandom for a hash key: %s",
@@ -605,6 +610,9 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_IN_PLACE:
 			cli->in_place = 1;
+			break;
+		case OPT_OUTPUT_DIR:
+			cli->output_dir = optarg;
 			break;
 		case OPT_RESTRICT:
 			if (parse_u64(optarg, 10, &v) == -1 || v < 2 || v > 4)

@@ -254,7 +254,7 @@ rewrite_init(const struct cli *cli)
 		if (open_temp(cli->output) == -1)
 			log_fatal("cannot create a file beside %s: %s",
 			    cli->output, strerror(errno));
-	} else
+	} else if (cli->output_dir == NULL)
 		rw.out = stdout;
 	if (cli->receipt != NULL) {
 		fd = open(cli->receipt, O_WRONLY | O_CREAT | O_TRUNC |
@@ -266,15 +266,99 @@ rewrite_init(const struct cli *cli)
 	}
 }
 
+/* mkdir -p the directories of path (not its last part): 0, or -1. */
+static int
+make_dirs(const char *path)
+{
+	char	*p, *s;
+	int	 rc = 0;
+
+	p = xstrdup(path);
+	for (s = strchr(p + 1, '/'); s != NULL && rc == 0;
+	    s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0777) == -1 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	free(p);
+	return (rc);
+}
+
 /*
- * An input starts (path: its file, NULL for stdin).  For --in-place,
- * open the temporary file beside it.  Returns 0, or -1 with msg set.
+ * --output-dir: the file that input name is written to, DIR/name with
+ * a leading / and ./ dropped; NULL (msg set) when name has a ".." part
+ * and would end up outside DIR.
+ */
+static char *
+dir_dest(const char *name, char *msg, size_t msgsize)
+{
+	const char	*s = name, *p;
+	char		*d;
+	size_t		 n;
+
+	while (*s == '/' || (s[0] == '.' && s[1] == '/'))
+		s += *s == '/' ? 1 : 2;
+	for (p = s; *p != '\0'; p += strcspn(p, "/"), p += *p == '/')
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' ||
+		    p[2] == '\0')) {
+			snprintf(msg, msgsize, "a name with \"..\" cannot go "
+			    "under --output-dir");
+			return (NULL);
+		}
+	if (*s == '\0') {
+		snprintf(msg, msgsize, "no file name to write under "
+		    "--output-dir");
+		return (NULL);
+	}
+	n = strlen(rw.cli->output_dir) + strlen(s) + 2;
+	d = xmalloc(n);
+	snprintf(d, n, "%s/%s", rw.cli->output_dir, s);
+	return (d);
+}
+
+/* --output-dir: open the temporary file for input name (fd). */
+static int
+dir_begin(const char *name, int fd, char *msg, size_t msgsize)
+{
+	struct stat	 st;
+	char		*dest;
+
+	if ((dest = dir_dest(name, msg, msgsize)) == NULL)
+		return (-1);
+	if (fstat(fd, &rw.orig) == -1 || !S_ISREG(rw.orig.st_mode))
+		rw.orig.st_mode = 0644;
+	/* Never the input itself. */
+	if (stat(dest, &st) == 0 && S_ISREG(rw.orig.st_mode) &&
+	    st.st_dev == rw.orig.st_dev && st.st_ino == rw.orig.st_ino) {
+		snprintf(msg, msgsize, "%s is the input itself", dest);
+		free(dest);
+		return (-1);
+	}
+	if (make_dirs(dest) == -1 || open_temp(dest) == -1) {
+		snprintf(msg, msgsize, "cannot write %s: %s", dest,
+		    strerror(errno));
+		free(dest);
+		return (-1);
+	}
+	free(dest);
+	return (0);
+}
+
+/*
+ * An input starts (path: its file, NULL for stdin; name: as shown).
+ * For --in-place, open the temporary file beside it; for --output-dir,
+ * the one in the directory.  Returns 0, or -1 with msg set.
  */
 int
-rewrite_input_begin(const char *path, int fd, char *msg, size_t msgsize)
+rewrite_input_begin(const char *path, const char *name, int fd, char *msg,
+    size_t msgsize)
 {
 	char	*real;
 
+	if (rw.cli->output_dir != NULL)
+		return (dir_begin(path != NULL ? path : name, fd, msg,
+		    msgsize));
 	if (!rw.cli->in_place)
 		return (0);
 	if (path == NULL) {
@@ -307,6 +391,14 @@ rewrite_input_begin(const char *path, int fd, char *msg, size_t msgsize)
 int
 rewrite_input_end(int ok, char *msg, size_t msgsize)
 {
+	if (rw.cli->output_dir != NULL && rw.tmp != NULL) {
+		/* Every input has its copy, rewritten or not. */
+		if (!ok || rw.failed) {
+			drop_temp();
+			return (0);
+		}
+		return (commit_temp(1, msg, msgsize));
+	}
 	if (!rw.cli->in_place || rw.tmp == NULL)
 		return (0);
 	/* Nothing rewritten: leave the file (and its times) alone. */

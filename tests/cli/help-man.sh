@@ -78,6 +78,7 @@ for long in $(cat "$TMP/help.long"); do
 	max-ratio) arg==100 ;;
 	max-total) arg==1G ;;
 	output) arg==/dev/null ;;
+	output-dir) arg==/tmp ;;
 	restrict) arg==3 ;;
 	redact-style) arg==hash ;;
 	hash-key) arg==000102030405060708090a0b0c0d0e0f ;;

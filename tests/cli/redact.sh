@@ -443,4 +443,29 @@ is "$STATUS:$(test -e "$A/x.out" && echo written)" "2:" \
 like "$ERR" '^kleakscan: [^ ]*x\.a: cannot rewrite ar archives' \
     "ar: one line naming the input and the format"
 
+# --- --output-dir: a copy of each input under DIR, rewritten or not. ---
+mkdir -p "$TMP/od/in/sub"
+cp "$X86" "$TMP/od/in/a.log"
+printf 'no pointers here\n' >"$TMP/od/in/sub/b.log"
+chmod 640 "$TMP/od/in/a.log"
+(cd "$TMP/od" && "$KLEAKSCAN" --redact --output-dir out in)
+is "$?" 1 "--output-dir: exit status 1"
+is "$(cd "$TMP/od/out" && find . -type f | sort | tr '\n' ' ')" \
+    "./in/a.log ./in/sub/b.log " "--output-dir: each input under its path"
+ok "--output-dir: the rewritten log" cmp "$TMP/od/out/in/a.log" "$TMP/sample.red"
+ok "--output-dir: a log without leaks is copied as it is" \
+    cmp "$TMP/od/out/in/sub/b.log" "$TMP/od/in/sub/b.log"
+is "$(stat -c %a "$TMP/od/out/in/a.log")" 640 "--output-dir: the mode is kept"
+ok "--output-dir: the inputs are left as they were" cmp "$TMP/od/in/a.log" "$X86"
+"$KLEAKSCAN" --redact --output-dir "$TMP/od/o2" - <"$X86"
+ok "--output-dir: standard input as standard-input" \
+    cmp "$TMP/od/o2/standard-input" "$TMP/sample.red"
+run --redact --output-dir "$TMP/od/o3" "$TMP/od/in/../in/a.log"
+is_status 2 "--output-dir: a path with .. is an error"
+like "$ERR" 'cannot go under --output-dir' "--output-dir: the error says why"
+is "$(ls -A "$TMP/od/o3" 2>/dev/null | wc -l | tr -d ' ')" 0 \
+    "--output-dir: nothing written for it"
+run --redact --output-dir "$TMP/od/o4" -o "$TMP/x" "$X86"
+is_status 2 "--output-dir with -o: a usage error"
+
 done_testing
