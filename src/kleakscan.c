@@ -497,8 +497,8 @@ unit_finish(const struct kl_error *cut)
 	    run.stop != STOP_ALL)
 		unit_error(err.line, lib_msg(&err));
 	memset(&err, 0, sizeof(err));
-	if (run.cli->redact && !u->dead && u->kind == KL_UNIT_TEXT &&
-	    rewrite_unit_end(&err) == -1)
+	if (run.cli->redact && !u->dead && (u->kind == KL_UNIT_TEXT ||
+	    u->kind == KL_UNIT_EXPORT) && rewrite_unit_end(&err) == -1)
 		unit_error(err.line, lib_msg(&err));
 	if (run.stop == STOP_ALL)
 		goto out;
@@ -564,6 +564,16 @@ on_entry(void *arg, const struct kl_jentry *e)
 
 	if (run.stop != STOP_NONE || u->dead)
 		return (1);
+	/* The entries before this one are done: write them out. */
+	if (run.cli->redact) {
+		memset(&err, 0, sizeof(err));
+		if (rewrite_settle_at(e->offset, &err) == -1) {
+			unit_error(0, lib_msg(&err));
+			rewrite_fail();
+			u->dead = 1;
+			return (1);
+		}
+	}
 	realtime = entry_realtime(e);
 	/* A new _BOOT_ID starts a new boot segment. */
 	if (e->boot_id != NULL) {
@@ -708,9 +718,16 @@ on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
 	while (n > 0 && u->open && !u->dead && run.stop == STOP_NONE) {
 		k = n < run.cli->read_size ? n : run.cli->read_size;
 		memset(&err, 0, sizeof(err));
-		if (u->jr != NULL)
-			rc = kl_journal_feed(u->jr, p, k, &err);
-		else if (run.cli->redact) {
+		if (u->jr != NULL) {
+			/* Export streams are rewritten as they stand. */
+			rc = 0;
+			if (run.cli->redact)
+				rc = rewrite_data(p, k, &err);
+			if (rc == 0)
+				rc = kl_journal_feed(u->jr, p, k, &err);
+			if (rc == -1 && run.cli->redact)
+				rewrite_fail();
+		} else if (run.cli->redact) {
 			rc = rewrite_data(p, k, &err);
 			if (rc == 0)
 				rc = kl_scan_feed(run.scan, p, k, &err);

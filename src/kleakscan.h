@@ -165,6 +165,7 @@ int		 rewrite_unit_begin(const struct kl_unit *, enum kl_unit_kind,
 		     char *, size_t);
 int		 rewrite_data(const void *, size_t, struct kl_error *);
 int		 rewrite_settle(struct kl_scan *, struct kl_error *);
+int		 rewrite_settle_at(uint64_t, struct kl_error *);
 int		 rewrite_finding(const struct input *, const struct kl_finding *,
 		     struct kl_error *);
 int		 rewrite_unit_end(struct kl_error *);

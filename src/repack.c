@@ -485,7 +485,8 @@ leaf(struct rp *rp, struct src *s, struct dst *d, const char *pending,
 	int				 text, rc = 0, stop = 0;
 
 	pushed = push(rp, pending);
-	text = leaf_kind(rp, s) == KL_UNIT_TEXT;
+	text = leaf_kind(rp, s) == KL_UNIT_TEXT ||
+	    leaf_kind(rp, s) == KL_UNIT_EXPORT;
 	memset(&u, 0, sizeof(u));
 	u.path = rp->name;
 	u.members = rp->chain;

@@ -424,13 +424,24 @@ rewrite_unit_begin(const struct kl_unit *u, enum kl_unit_kind kind,
 		    "files yet: nothing written for this input");
 		return (-1);
 	}
-	if (kind != KL_UNIT_TEXT) {
+	if (kind != KL_UNIT_TEXT && kind != KL_UNIT_EXPORT) {
 		snprintf(msg, msgsize, "cannot rewrite %s yet: nothing "
 		    "written for this input", kind == KL_UNIT_BINARY ?
-		    "binary files (give --format=text)" : "journals");
+		    "binary files (give --format=text)" :
+		    "journal JSON or native journals");
 		return (-1);
 	}
 	return (0);
+}
+
+/*
+ * A journal export entry starts at unit offset off: every finding
+ * before it is in, so what lies before can be written out.
+ */
+int
+rewrite_settle_at(uint64_t off, struct kl_error *err)
+{
+	return (kl_redact_settle(rw.r, off, err));
 }
 
 /* Hold the next bytes of the unit (before the scanner sees them). */
@@ -487,6 +498,13 @@ rewrite_finding(const struct input *in, const struct kl_finding *f,
 {
 	int	rc;
 
+	/* A value decoded from JSON escapes has no place in the bytes. */
+	if (f->record != NULL && !f->record->exact &&
+	    kl_redact_wants(&rw.cli->ropt, f)) {
+		kl_error_set(err, KL_EFORMAT, 0, "cannot rewrite a value "
+		    "decoded from escapes (field %s)", f->record->field);
+		return (-1);
+	}
 	if ((rc = kl_redact_finding(rw.r, f, err)) == 1) {
 		rw.changed++;
 		rw.count++;

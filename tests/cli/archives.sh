@@ -536,4 +536,22 @@ else
 	skip "the shared corpus, packed" "no ../shared/corpus, zstd or zip"
 fi
 
+# A cpio header whose namesize is garbage (found by fuzz-archive in CI;
+# the member holds the first 300 bytes of a corpus boot log):
+# libarchive asks for 2.5 GB of read-ahead; the member before it is
+# scanned, the damage reported, and memory stays flat.
+CPIO=$TOPSRC/tests/fuzz/regress/cpio-namesize-2g.cpio
+run -c "$CPIO"
+is_status 2 "cpio with a 2.5 GB namesize: exit status 2"
+like "$ERR" 'cpio-namesize-2g\.cpio: .*broken at byte 530: cpio: ' \
+    "cpio with a 2.5 GB namesize: the damage and its offset"
+like "$OUT" '\{messages\}:0$' "cpio with a 2.5 GB namesize: the member before it is scanned"
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -o "$TMP/rss" -f %M "$KLEAKSCAN" -c "$CPIO" >/dev/null 2>&1
+	rss=$(tail -n 1 "$TMP/rss")
+	ok "cpio with a 2.5 GB namesize: peak RSS $rss KB < 64 MB" test "$rss" -lt 65536
+else
+	skip "cpio with a 2.5 GB namesize: peak RSS" "no /usr/bin/time"
+fi
+
 done_testing
