@@ -411,7 +411,7 @@ scan_ready(struct input *in)
 }
 
 /* How a unit of the given sniffed kind is scanned, after --format. */
-static enum kl_unit_kind
+enum kl_unit_kind
 unit_kind(enum kl_unit_kind sniffed)
 {
 	switch (run.cli->format) {

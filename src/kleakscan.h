@@ -155,6 +155,7 @@ struct walk_cb {
 
 /* kleakscan.c */
 void		 out_check(void);
+enum kl_unit_kind unit_kind(enum kl_unit_kind);
 
 /* rewrite.c */
 void		 rewrite_init(const struct cli *);

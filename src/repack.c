@@ -450,19 +450,9 @@ limits(struct rp *rp, uint64_t ubytes, size_t n, char *msg, size_t msgsize)
 
 /* How a leaf with these first bytes is taken, after --format. */
 static enum kl_unit_kind
-leaf_kind(const struct rp *rp, const struct src *s)
+leaf_kind(const struct src *s)
 {
-	switch (rp->cli->format) {
-	case KL_FORMAT_TEXT:
-	case KL_FORMAT_KMSG:
-		return (KL_UNIT_TEXT);
-	case KL_FORMAT_EXPORT:
-		return (KL_UNIT_EXPORT);
-	case KL_FORMAT_JSON:
-		return (KL_UNIT_JSON);
-	default:
-		return (kl_input_sniff(s->pre, s->prelen));
-	}
+	return (unit_kind(kl_input_sniff(s->pre, s->prelen)));
 }
 
 /*
@@ -482,11 +472,12 @@ leaf(struct rp *rp, struct src *s, struct dst *d, const char *pending,
 	size_t				 pushed;
 	ssize_t				 r;
 	char				 why[300];
+	enum kl_unit_kind		 kind;
 	int				 text, rc = 0, stop = 0;
 
 	pushed = push(rp, pending);
-	text = leaf_kind(rp, s) == KL_UNIT_TEXT ||
-	    leaf_kind(rp, s) == KL_UNIT_EXPORT;
+	kind = leaf_kind(s);
+	text = kind == KL_UNIT_TEXT || kind == KL_UNIT_EXPORT;
 	memset(&u, 0, sizeof(u));
 	u.path = rp->name;
 	u.members = rp->chain;
