@@ -1680,3 +1680,303 @@ kl_journal_free(struct kl_journal *j)
 	free(j->out);
 	free(j);
 }
+
+/* The value of 4 hex digits at p, or -1. */
+static long
+hex4(const uint8_t *p)
+{
+	long v = 0;
+	int i, h;
+
+	for (i = 0; i < 4; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			h = p[i] - '0';
+		else if (p[i] >= 'a' && p[i] <= 'f')
+			h = p[i] - 'a' + 10;
+		else if (p[i] >= 'A' && p[i] <= 'F')
+			h = p[i] - 'A' + 10;
+		else
+			return (-1);
+		v = v << 4 | h;
+	}
+	return (v);
+}
+
+/* The length of the UTF-8 form of code point cp. */
+static size_t
+utf8_len(long cp)
+{
+	if (cp < 0x80)
+		return (1);
+	if (cp < 0x800)
+		return (2);
+	return (cp < 0x10000 ? 3 : 4);
+}
+
+/*
+ * JSON string: the raw index of decoded byte d of the string starting
+ * at raw[0] (after its quote), when decoded bytes [d, d+n) are raw bytes
+ * (no escape makes them).  Decodes as json_feed() does: \uXXXX to UTF-8,
+ * a surrogate pair to 4 bytes, a lone surrogate to U+FFFD.  Returns the
+ * index, -1 when an escape makes a byte of the span, -2 when raw[0..len)
+ * ends before the span does.
+ */
+static long long
+jstr_map(const uint8_t *raw, size_t len, size_t d, size_t n)
+{
+	size_t i = 0, dc = 0, k;
+	long cp, lo;
+
+	while (i < len) {
+		if (raw[i] == '"')
+			return (-1);
+		if (raw[i] != '\\') {
+			if (dc == d) {
+				for (k = 0; k < n; k++)
+					if (i + k >= len)
+						return (-2);
+					else if (raw[i + k] == '\\' ||
+					    raw[i + k] == '"')
+						return (-1);
+				return ((long long)i);
+			}
+			dc++;
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			return (-2);
+		if (raw[i + 1] != 'u') {
+			k = 1;
+			i += 2;
+		} else {
+			if (i + 6 > len)
+				return (-2);
+			if ((cp = hex4(raw + i + 2)) < 0)
+				return (-1);
+			i += 6;
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				/* A low surrogate must follow. */
+				if (i < len && raw[i] == '\\' && i + 1 >= len)
+					return (-2);
+				if (i < len && raw[i] == '\\' &&
+				    raw[i + 1] == 'u') {
+					if (i + 6 > len)
+						return (-2);
+					lo = hex4(raw + i + 2);
+					if (lo >= 0xdc00 && lo <= 0xdfff) {
+						cp = 0x10000;
+						i += 6;
+					} else
+						cp = 0xfffd;
+				} else if (i >= len)
+					return (-2);
+				else
+					cp = 0xfffd;
+			} else if (cp >= 0xdc00 && cp <= 0xdfff)
+				cp = 0xfffd;
+			k = utf8_len(cp);
+		}
+		/* k decoded bytes from an escape: none may be in the span. */
+		if (dc + k > d)
+			return (-1);
+		dc += k;
+	}
+	return (-2);
+}
+
+/* Is c JSON white space? */
+static int
+ws_byte(uint8_t c)
+{
+	return (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+}
+
+/*
+ * JSON byte array starting at raw[0] ('['): rewrite the numbers of
+ * elements [d, d+n) as the bytes repl[0..n), in the raw width of those
+ * numbers and what lies between them: the new numbers joined by ',',
+ * then spaces.  Letters a-f (97-102) go up to A-F (65-70) when the
+ * lower case does not fit.  Returns the raw index of the first number,
+ * -1 when the array or the span is not such, -2 when raw[0..len) ends
+ * before the span does.
+ */
+static long long
+jarr_patch(uint8_t *raw, size_t len, size_t d, const uint8_t *repl,
+    size_t n)
+{
+	char text[4 * 64];
+	size_t i = 1, k = 0, s = 0, e = 0, w, need, m;
+	int upper, c;
+
+	if (n == 0 || n > 64)
+		return (-1);
+	for (;;) {
+		while (i < len && ws_byte(raw[i]))
+			i++;
+		if (i >= len)
+			return (-2);
+		if (raw[i] < '0' || raw[i] > '9')
+			return (-1);
+		if (k == d)
+			s = i;
+		while (i < len && raw[i] >= '0' && raw[i] <= '9')
+			i++;
+		if (i >= len)
+			return (-2);
+		if (k == d + n - 1) {
+			e = i;
+			break;
+		}
+		k++;
+		while (i < len && ws_byte(raw[i]))
+			i++;
+		if (i >= len)
+			return (-2);
+		if (raw[i] != ',')
+			return (-1);
+		i++;
+	}
+	w = e - s;
+	for (upper = 0; upper < 2; upper++) {
+		for (k = 0, need = 0; k < n; k++) {
+			c = repl[k];
+			if (upper && c >= 'a' && c <= 'f')
+				c = c - 'a' + 'A';
+			m = (size_t)snprintf(text + need, sizeof(text) - need,
+			    k > 0 ? ",%d" : "%d", c);
+			need += m;
+		}
+		if (need <= w)
+			break;
+	}
+	if (need > w)
+		return (-1);
+	memcpy(raw + s, text, need);
+	memset(raw + s + need, ' ', w - need);
+	return ((long long)s);
+}
+
+/*
+ * Write the bytes repl[0..n) over decoded bytes [d, d+n) of the JSON
+ * value whose raw text starts at raw[at] (the byte after a string's
+ * quote, or a byte array's '[': raw[at - 1] tells which), in place and
+ * in the same raw width, so that the rest of the stream keeps its
+ * bytes.  raw[0..len) is what is held of the stream.  The raw offset of
+ * the first byte changed goes to *where.  Returns 0, or -1 (err).
+ */
+int
+kl_journal_json_patch(uint8_t *raw, size_t len, size_t at, size_t d,
+    const uint8_t *repl, size_t n, size_t *where, struct kl_error *err)
+{
+	long long r;
+
+	if (at == 0 || at >= len) {
+		kl_error_set(err, KL_EINVAL, 0, "JSON value outside the held "
+		    "bytes");
+		return (-1);
+	}
+	if (raw[at - 1] == '"') {
+		r = jstr_map(raw + at, len - at, d, n);
+		if (r >= 0)
+			memcpy(raw + at + r, repl, n);
+	} else if (raw[at] == '[')
+		r = jarr_patch(raw + at, len - at, d, repl, n);
+	else
+		r = -1;
+	if (r == -2) {
+		kl_error_set(err, KL_EINVAL, 0, "JSON value runs past the held "
+		    "bytes");
+		return (-1);
+	}
+	if (r < 0) {
+		kl_error_set(err, KL_EFORMAT, 0, "cannot rewrite a value made "
+		    "by JSON escapes");
+		return (-1);
+	}
+	*where = at + (size_t)r;
+	return (0);
+}
+
+/*
+ * Is the value printable as journalctl -o export sees it (systemd's
+ * utf8_is_printable_newline without newlines): valid UTF-8 without C0
+ * controls but tab, nor C1 controls?
+ */
+static int
+export_text(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	if (!kl_utf8_valid(p, n))
+		return (0);
+	for (i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f ||
+		    (p[i] == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 &&
+		    p[i + 1] <= 0x9f))
+			return (0);
+	return (1);
+}
+
+/* Write field f in the export format through write(arg, bytes, n). */
+static int
+export_field(const struct kl_jfield *f,
+    int (*write)(void *, const void *, size_t), void *arg)
+{
+	uint8_t len[8];
+	size_t k;
+	int rc, bin;
+
+	bin = !export_text(f->data, f->len);
+	if ((rc = write(arg, f->name, strlen(f->name))) != 0)
+		return (rc);
+	if (bin) {
+		for (k = 0; k < 8; k++)
+			len[k] = (uint8_t)((uint64_t)f->len >> (8 * k));
+		rc = write(arg, "\n", 1);
+		if (rc == 0)
+			rc = write(arg, len, 8);
+	} else
+		rc = write(arg, "=", 1);
+	if (rc == 0 && f->len > 0)
+		rc = write(arg, f->data, f->len);
+	if (rc == 0)
+		rc = write(arg, "\n", 1);
+	return (rc);
+}
+
+/*
+ * Write entry e as journalctl -o export prints it, through write(arg,
+ * bytes, n): the __ fields, then _BOOT_ID, then the others in order; a
+ * text field "NAME=value\n" when the value is printable, else NAME, LF,
+ * its length as LE64, the value, LF; a blank line at the end.  Returns
+ * 0, or the first non-zero write().
+ */
+int
+kl_journal_export(const struct kl_jentry *e,
+    int (*write)(void *, const void *, size_t), void *arg)
+{
+	const struct kl_jfield *f;
+	size_t i, boot = e->nfields;
+	int rc, meta;
+
+	for (i = 0; i < e->nfields; i++) {
+		f = &e->fields[i];
+		if (strncmp(f->name, "__", 2) == 0 &&
+		    (rc = export_field(f, write, arg)) != 0)
+			return (rc);
+		if (boot == e->nfields && strcmp(f->name, "_BOOT_ID") == 0)
+			boot = i;
+	}
+	if (boot < e->nfields &&
+	    (rc = export_field(&e->fields[boot], write, arg)) != 0)
+		return (rc);
+	for (i = 0; i < e->nfields; i++) {
+		f = &e->fields[i];
+		meta = strncmp(f->name, "__", 2) == 0;
+		if (!meta && strcmp(f->name, "_BOOT_ID") != 0 &&
+		    (rc = export_field(f, write, arg)) != 0)
+			return (rc);
+	}
+	return (write(arg, "\n", 1));
+}

@@ -567,6 +567,10 @@ int		 kl_journal_feed(struct kl_journal *, const void *, size_t,
 int		 kl_journal_end(struct kl_journal *, struct kl_error *);
 const struct kl_jstats *kl_journal_stats(const struct kl_journal *);
 void		 kl_journal_free(struct kl_journal *);
+int		 kl_journal_export(const struct kl_jentry *,
+		     int (*)(void *, const void *, size_t), void *);
+int		 kl_journal_json_patch(uint8_t *, size_t, size_t, size_t,
+		     const uint8_t *, size_t, size_t *, struct kl_error *);
 
 /* journal-native.c */
 int		 kl_journal_native(const char *, const struct kl_journal_ops *,
@@ -606,6 +610,7 @@ size_t		 kl_redact_held(const struct kl_redact *);
 int		 kl_redact_full(const struct kl_redact *);
 int		 kl_redact_end(struct kl_redact *, struct kl_error *);
 uint64_t	 kl_redact_changed(const struct kl_redact *);
+uint64_t	 kl_redact_where(const struct kl_redact *);
 
 /* symbols.c */
 #define KL_SYM_LINE_MAX	1024	/* longer map lines are malformed */

@@ -38,6 +38,7 @@ struct kl_redact {
 	size_t			 head;		/* written up to here */
 	uint64_t		 base;		/* unit offset of buf[0] */
 	uint64_t		 changed;	/* tokens rewritten */
+	uint64_t		 where;		/* unit offset of the last */
 };
 
 /* Make a rewriter writing through write(arg, bytes, n). */
@@ -179,9 +180,44 @@ replacement(const struct kl_redact *r, const struct kl_finding *f,
 }
 
 /*
+ * Rewrite the digits of a finding in a JSON value decoded from escapes
+ * or byte numbers (a record that is not exact): its offset is the
+ * record's plus the token's place in the decoded value, and the record
+ * must be held from the byte before its value on.
+ */
+static int
+redact_json(struct kl_redact *r, const struct kl_finding *f,
+    struct kl_error *err)
+{
+	const struct kl_record *rec = f->record;
+	uint8_t d[64];
+	uint64_t lo;
+	size_t at, where;
+
+	lo = r->base + r->head;
+	if (rec->offset <= lo || rec->offset - r->base >= r->len ||
+	    f->offset < rec->offset || f->textlen > sizeof(d)) {
+		kl_error_set(err, KL_EINVAL, 0, "JSON value at byte %llu is "
+		    "not held by the rewriter",
+		    (unsigned long long)rec->offset);
+		return (-1);
+	}
+	replacement(r, f, d);
+	at = (size_t)(rec->offset - lo);
+	if (kl_journal_json_patch(r->buf + r->head, r->len - r->head, at,
+	    (size_t)(f->offset - rec->offset), d, f->textlen, &where,
+	    err) == -1)
+		return (-1);
+	r->where = lo + where;
+	r->changed++;
+	return (1);
+}
+
+/*
  * Rewrite the digits of finding f if the level asks for it.  Returns 1
  * when rewritten, 0 when left alone, -1 when its bytes are not held (a
- * caller that settled too far: a bug).
+ * caller that settled too far: a bug) or, in a JSON value, made by an
+ * escape.
  */
 int
 kl_redact_finding(struct kl_redact *r, const struct kl_finding *f,
@@ -191,6 +227,8 @@ kl_redact_finding(struct kl_redact *r, const struct kl_finding *f,
 
 	if (!kl_redact_wants(&r->o, f))
 		return (0);
+	if (f->record != NULL && !f->record->exact)
+		return (redact_json(r, f, err));
 	lo = r->base + r->head;
 	if (f->offset < lo || f->offset - r->base > r->len ||
 	    f->textlen > r->len - (size_t)(f->offset - r->base)) {
@@ -199,6 +237,7 @@ kl_redact_finding(struct kl_redact *r, const struct kl_finding *f,
 		return (-1);
 	}
 	replacement(r, f, r->buf + (size_t)(f->offset - r->base));
+	r->where = f->offset;
 	r->changed++;
 	return (1);
 }
@@ -247,4 +286,11 @@ uint64_t
 kl_redact_changed(const struct kl_redact *r)
 {
 	return (r->changed);
+}
+
+/* Unit offset of the first byte the last rewritten token changed. */
+uint64_t
+kl_redact_where(const struct kl_redact *r)
+{
+	return (r->where);
 }

@@ -497,8 +497,8 @@ unit_finish(const struct kl_error *cut)
 	    run.stop != STOP_ALL)
 		unit_error(err.line, lib_msg(&err));
 	memset(&err, 0, sizeof(err));
-	if (run.cli->redact && !u->dead && (u->kind == KL_UNIT_TEXT ||
-	    u->kind == KL_UNIT_EXPORT) && rewrite_unit_end(&err) == -1)
+	if (run.cli->redact && !u->dead && u->kind != KL_UNIT_JOURNAL &&
+	    !u->in.skipped && rewrite_unit_end(&err) == -1)
 		unit_error(err.line, lib_msg(&err));
 	if (run.stop == STOP_ALL)
 		goto out;
@@ -567,7 +567,7 @@ on_entry(void *arg, const struct kl_jentry *e)
 	/* The entries before this one are done: write them out. */
 	if (run.cli->redact) {
 		memset(&err, 0, sizeof(err));
-		if (rewrite_settle_at(e->offset, &err) == -1) {
+		if (rewrite_settle_at(run.scan, e->offset, &err) == -1) {
 			unit_error(0, lib_msg(&err));
 			rewrite_fail();
 			u->dead = 1;
@@ -876,6 +876,56 @@ end:
 	return (1);
 }
 
+/* --redact, a native journal: an entry goes on as export stream bytes. */
+static int
+native_bytes(void *arg, const void *p, size_t n)
+{
+	return (on_data(&run, arg, p, n));
+}
+
+/* --redact, a native journal: an entry read by libsystemd. */
+static int
+native_entry(void *arg, const struct kl_jentry *e)
+{
+	return (kl_journal_export(e, native_bytes, arg));
+}
+
+/*
+ * --redact: a native journal file is read as the export stream that
+ * journalctl -o export prints of it; that stream is rewritten, and
+ * written as a new journal file, or to standard output as it is.
+ */
+static void
+redact_native(const char *name, const char *path, uint64_t errs)
+{
+	struct kl_journal_ops	 ops;
+	struct kl_unit		 ku;
+	struct kl_error		 err;
+	char			 msg[PATH_MAX + 256];
+	int			 rc;
+
+	memset(&ku, 0, sizeof(ku));
+	ku.path = name;
+	ku.kind = KL_UNIT_EXPORT;
+	if (rewrite_native_begin(msg, sizeof(msg)) == -1) {
+		whole_error(name, msg);
+		rewrite_fail();
+	} else if (on_begin(&run, &ku) == 0) {
+		memset(&ops, 0, sizeof(ops));
+		ops.arg = &ku;
+		ops.entry = native_entry;
+		ops.error = on_jerror;
+		memset(&err, 0, sizeof(err));
+		rc = kl_journal_native(path, &ops, &err);
+		(void)on_end(&run, &ku, rc == -1 ? &err : NULL);
+	}
+	if (rewrite_native_end(log_errors() == errs, msg, sizeof(msg)) ==
+	    -1 && msg[0] != '\0')
+		whole_error(name, msg);
+	if (rewrite_input_end(log_errors() == errs, msg, sizeof(msg)) == -1)
+		whole_error(name, msg);
+}
+
 /* Scan one input, its members and what they hold; non-zero stops all. */
 static int
 scan_input(const char *name, const char *path, int fd, int is_stdin)
@@ -904,16 +954,8 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 		run.native = is_reg(fd) ? NATIVE_STDIN : NULL;
 	if (!is_stdin && is_native(fd)) {
 		if (run.cli->redact) {
-			struct input	in;
-
-			memset(&in, 0, sizeof(in));
-			in.name = name;
-			in.namelen = strlen(name);
-			input_error(&in, 0, "cannot rewrite native journal "
-			    "files: nothing written for this input");
-			rewrite_fail();
-			(void)rewrite_input_end(0, msg, sizeof(msg));
-			return (0);
+			redact_native(name, path, errs);
+			return (run.stop == STOP_ALL);
 		}
 		if (unit_begin(name, NULL, 0, KL_UNIT_JOURNAL) == 0) {
 			unit_native(path);

@@ -166,10 +166,13 @@ int		 rewrite_unit_begin(const struct kl_unit *, enum kl_unit_kind,
 		     char *, size_t);
 int		 rewrite_data(const void *, size_t, struct kl_error *);
 int		 rewrite_settle(struct kl_scan *, struct kl_error *);
-int		 rewrite_settle_at(uint64_t, struct kl_error *);
+int		 rewrite_settle_at(struct kl_scan *, uint64_t,
+		     struct kl_error *);
 int		 rewrite_finding(const struct input *, const struct kl_finding *,
 		     struct kl_error *);
 int		 rewrite_unit_end(struct kl_error *);
+int		 rewrite_native_begin(char *, size_t);
+int		 rewrite_native_end(int, char *, size_t);
 void		 rewrite_fail(void);
 int		 rewrite_finish(int);
 int		 rewrite_out(const void *, size_t);

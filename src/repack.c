@@ -477,7 +477,9 @@ leaf(struct rp *rp, struct src *s, struct dst *d, const char *pending,
 
 	pushed = push(rp, pending);
 	kind = leaf_kind(s);
-	text = kind == KL_UNIT_TEXT || kind == KL_UNIT_EXPORT;
+	/* A native journal goes in too: the unit refuses it. */
+	text = kind == KL_UNIT_TEXT || kind == KL_UNIT_EXPORT ||
+	    kind == KL_UNIT_JSON || kind == KL_UNIT_JOURNAL;
 	memset(&u, 0, sizeof(u));
 	u.path = rp->name;
 	u.members = rp->chain;

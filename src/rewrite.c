@@ -15,7 +15,9 @@
 
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -46,6 +48,15 @@ struct rewrite {
 	void			*target_arg;	/* a member's writer */
 	int			 repacking;	/* members may be rewritten */
 	uint64_t		 count;		/* tokens rewritten, ever */
+	int			 ninputs;	/* inputs begun */
+	int			 sealed;	/* -o holds a native journal */
+	char			*ndir;		/* journal-remote's directory */
+	pid_t			 npid;		/* journal-remote */
+	int			 nfd;		/* the pipe to it */
+	struct sigaction	 opipe;		/* SIGPIPE's action before */
+	uint64_t		*entries;	/* journal entry offsets not */
+	size_t			 nentries;	/* ...written out yet */
+	size_t			 centries;
 };
 
 static struct rewrite	rw;
@@ -356,6 +367,12 @@ rewrite_input_begin(const char *path, const char *name, int fd, char *msg,
 {
 	char	*real;
 
+	rw.ninputs++;
+	if (rw.sealed) {
+		snprintf(msg, msgsize, "%s holds a native journal: nothing "
+		    "more can go in it", rw.cli->output);
+		return (-1);
+	}
 	if (rw.cli->output_dir != NULL)
 		return (dir_begin(path != NULL ? path : name, fd, msg,
 		    msgsize));
@@ -424,24 +441,51 @@ rewrite_unit_begin(const struct kl_unit *u, enum kl_unit_kind kind,
 		    "files yet: nothing written for this input");
 		return (-1);
 	}
-	if (kind != KL_UNIT_TEXT && kind != KL_UNIT_EXPORT) {
+	rw.nentries = 0;
+	if (kind != KL_UNIT_TEXT && kind != KL_UNIT_EXPORT &&
+	    kind != KL_UNIT_JSON) {
 		snprintf(msg, msgsize, "cannot rewrite %s yet: nothing "
 		    "written for this input", kind == KL_UNIT_BINARY ?
 		    "binary files (give --format=text)" :
-		    "journal JSON or native journals");
+		    "native journals inside archives");
 		return (-1);
 	}
 	return (0);
 }
 
 /*
- * A journal export entry starts at unit offset off: every finding
- * before it is in, so what lies before can be written out.
+ * A journal entry starts at unit offset off.  The entries before the
+ * one holding the scanner's settled offset (the first token waiting for
+ * the architecture) are written out; that entry is kept whole, since a
+ * JSON value decoded from escapes is found again from its start.
  */
 int
-rewrite_settle_at(uint64_t off, struct kl_error *err)
+rewrite_settle_at(struct kl_scan *sc, uint64_t off, struct kl_error *err)
 {
-	return (kl_redact_settle(rw.r, off, err));
+	uint64_t	s, upto;
+	size_t		i, k;
+
+	if (rw.nentries == rw.centries) {
+		rw.centries = rw.centries == 0 ? 16 : rw.centries * 2;
+		rw.entries = xreallocarray(rw.entries, rw.centries,
+		    sizeof(*rw.entries));
+	}
+	rw.entries[rw.nentries++] = off;
+	s = kl_scan_settled(sc);
+	if (s > off)
+		s = off;
+	/* The last entry starting at or before s. */
+	for (k = 0; k + 1 < rw.nentries && rw.entries[k + 1] <= s; k++)
+		;
+	upto = rw.entries[k];
+	for (i = k; i < rw.nentries; i++)
+		rw.entries[i - k] = rw.entries[i];
+	rw.nentries -= k;
+	if (kl_redact_settle(rw.r, upto, err) == -1)
+		return (-1);
+	if (kl_redact_full(rw.r) && kl_scan_settle(sc) != 0)
+		return (-1);
+	return (0);
 }
 
 /* Hold the next bytes of the unit (before the scanner sees them). */
@@ -466,9 +510,13 @@ rewrite_settle(struct kl_scan *sc, struct kl_error *err)
 	return (0);
 }
 
-/* Record one rewritten token in the receipt (JSON Lines). */
+/*
+ * Record one rewritten token in the receipt (JSON Lines); offset: where
+ * its bytes start in the unit (in a JSON byte array, its first number).
+ */
 static void
-receipt_line(const struct input *in, const struct kl_finding *f)
+receipt_line(const struct input *in, const struct kl_finding *f,
+    uint64_t offset)
 {
 	size_t	i;
 
@@ -486,7 +534,7 @@ receipt_line(const struct input *in, const struct kl_finding *f)
 	}
 	fprintf(rw.receipt, "],\"line\":%" PRIu64 ",\"column\":%" PRIu64
 	    ",\"offset\":%" PRIu64 ",\"original\":\"%.*s\",\"region\":\"%s\""
-	    "}\n", f->line, f->column, f->offset, (int)f->textlen,
+	    "}\n", f->line, f->column, offset, (int)f->textlen,
 	    (const char *)f->text, f->suppressed != KL_SUP_NONE ?
 	    kl_suppress_name(f->suppressed) : kl_region_name(f->region));
 }
@@ -498,17 +546,10 @@ rewrite_finding(const struct input *in, const struct kl_finding *f,
 {
 	int	rc;
 
-	/* A value decoded from JSON escapes has no place in the bytes. */
-	if (f->record != NULL && !f->record->exact &&
-	    kl_redact_wants(&rw.cli->ropt, f)) {
-		kl_error_set(err, KL_EFORMAT, 0, "cannot rewrite a value "
-		    "decoded from escapes (field %s)", f->record->field);
-		return (-1);
-	}
 	if ((rc = kl_redact_finding(rw.r, f, err)) == 1) {
 		rw.changed++;
 		rw.count++;
-		receipt_line(in, f);
+		receipt_line(in, f, kl_redact_where(rw.r));
 	}
 	return (rc == -1 ? -1 : 0);
 }
@@ -561,5 +602,248 @@ rewrite_finish(int ok)
 	kl_redact_free(rw.r);
 	rw.r = NULL;
 	buf_free(&rw.esc);
+	free(rw.entries);
+	rw.entries = NULL;
+	return (rc);
+}
+
+/*
+ * systemd-journal-remote: $KLEAKSCAN_JOURNAL_REMOTE when set, else the
+ * first of the systemd directories holding it; NULL when none does.
+ */
+static const char *
+journal_remote(void)
+{
+	static const char *const paths[] = {
+		"/lib/systemd/systemd-journal-remote",
+		"/usr/lib/systemd/systemd-journal-remote",
+	};
+	const char	*s;
+	size_t		 i;
+
+	if ((s = getenv("KLEAKSCAN_JOURNAL_REMOTE")) != NULL && *s != '\0')
+		return (access(s, X_OK) == 0 ? s : NULL);
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (access(paths[i], X_OK) == 0)
+			return (paths[i]);
+	return (NULL);
+}
+
+/* The rewriter's output for a native journal: journal-remote's pipe. */
+static int
+pipe_write(void *arg, const void *p, size_t n)
+{
+	const uint8_t	*b = p;
+	ssize_t		 r;
+
+	(void)arg;
+	while (n > 0) {
+		if ((r = write(rw.nfd, b, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return (-1);
+		}
+		b += r;
+		n -= (size_t)r;
+	}
+	return (0);
+}
+
+/* A new string: dir/name. */
+static char *
+path_in(const char *dir, const char *name)
+{
+	char	*p;
+	size_t	 n;
+
+	n = strlen(dir) + strlen(name) + 2;
+	p = xmalloc(n);
+	snprintf(p, n, "%s/%s", dir, name);
+	return (p);
+}
+
+/* Remove journal-remote's directory and what it left there. */
+static void
+native_cleanup(void)
+{
+	struct dirent	*de;
+	DIR		*d;
+
+	if (rw.ndir == NULL)
+		return;
+	if ((d = opendir(rw.ndir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (strcmp(de->d_name, ".") != 0 &&
+			    strcmp(de->d_name, "..") != 0)
+				(void)unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
+	}
+	(void)rmdir(rw.ndir);
+	free(rw.ndir);
+	rw.ndir = NULL;
+}
+
+/*
+ * A native journal input starts; its entries come as an export stream.
+ * To standard output that stream is written as it is; to a file (-o,
+ * --in-place, --output-dir) it goes through systemd-journal-remote,
+ * which writes a new journal file into a directory beside the temporary
+ * file.  Returns 0, or -1 with msg set.
+ */
+int
+rewrite_native_begin(char *msg, size_t msgsize)
+{
+	struct sigaction	 sa;
+	const char		*jr;
+	char			*out, *errp;
+	int			 fds[2], fd;
+
+	if (rw.tmp == NULL)
+		return (0);
+	if (rw.cli->output != NULL && (rw.ninputs > 1 ||
+	    ftello(rw.out) != 0)) {
+		snprintf(msg, msgsize, "a native journal can go to %s only as "
+		    "its only input", rw.cli->output);
+		return (-1);
+	}
+	if ((jr = journal_remote()) == NULL) {
+		snprintf(msg, msgsize, "cannot write a native journal: "
+		    "systemd-journal-remote not found in /lib/systemd or "
+		    "/usr/lib/systemd");
+		return (-1);
+	}
+	rw.ndir = xmalloc(strlen(rw.tmp) + 3);
+	snprintf(rw.ndir, strlen(rw.tmp) + 3, "%s.d", rw.tmp);
+	if (mkdir(rw.ndir, 0700) == -1) {
+		snprintf(msg, msgsize, "cannot make %s: %s", rw.ndir,
+		    strerror(errno));
+		free(rw.ndir);
+		rw.ndir = NULL;
+		return (-1);
+	}
+	if (pipe(fds) == -1) {
+		snprintf(msg, msgsize, "cannot make a pipe: %s",
+		    strerror(errno));
+		native_cleanup();
+		return (-1);
+	}
+	out = path_in(rw.ndir, "out.journal");
+	errp = path_in(rw.ndir, "messages");
+	if ((rw.npid = fork()) == 0) {
+		/* journal-remote's messages go to a file, read on failure. */
+		fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (dup2(fds[0], STDIN_FILENO) == -1 || fd == -1 ||
+		    dup2(fd, STDOUT_FILENO) == -1 ||
+		    dup2(fd, STDERR_FILENO) == -1)
+			_exit(126);
+		close(fds[0]);
+		close(fds[1]);
+		execl(jr, "systemd-journal-remote", "-o", out, "-",
+		    (char *)NULL);
+		_exit(127);
+	}
+	free(out);
+	free(errp);
+	close(fds[0]);
+	if (rw.npid == -1) {
+		snprintf(msg, msgsize, "cannot start %s: %s", jr,
+		    strerror(errno));
+		close(fds[1]);
+		native_cleanup();
+		return (-1);
+	}
+	(void)fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	rw.nfd = fds[1];
+	/* A journal-remote that dies is an error, not a signal. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGPIPE, &sa, &rw.opipe);
+	rewrite_target(pipe_write, NULL);
+	return (0);
+}
+
+/* The last line journal-remote wrote, made printable, in msg. */
+static void
+native_message(char *msg, size_t msgsize)
+{
+	char	 b[1024], *s, *e;
+	ssize_t	 n;
+	int	 fd;
+	char	*p;
+
+	msg[0] = '\0';
+	p = path_in(rw.ndir, "messages");
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	free(p);
+	if (fd == -1)
+		return;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	b[n] = '\0';
+	while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r'))
+		b[--n] = '\0';
+	s = (e = strrchr(b, '\n')) != NULL ? e + 1 : b;
+	for (e = s; *e != '\0'; e++)
+		if ((unsigned char)*e < 0x20 || (unsigned char)*e >= 0x7f)
+			*e = '?';
+	snprintf(msg, msgsize, ": %.200s", s);
+}
+
+/*
+ * The native journal input is done; ok: read and rewritten without an
+ * error.  journal-remote's file, when it wrote one, takes the place of
+ * the temporary file, which rewrite_input_end() (or rewrite_finish() for
+ * -o) renames as usual.  Returns 0, or -1 with msg set.
+ */
+int
+rewrite_native_end(int ok, char *msg, size_t msgsize)
+{
+	char	 why[300], *out;
+	int	 st, fd, rc = 0;
+
+	if (rw.ndir == NULL)
+		return (0);
+	rewrite_target(NULL, NULL);
+	close(rw.nfd);
+	while (waitpid(rw.npid, &st, 0) == -1 && errno == EINTR)
+		;
+	(void)sigaction(SIGPIPE, &rw.opipe, NULL);
+	out = path_in(rw.ndir, "out.journal");
+	msg[0] = '\0';
+	if (!ok || rw.failed)
+		rc = -1;	/* said already */
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		native_message(why, sizeof(why));
+		snprintf(msg, msgsize, "systemd-journal-remote failed%s",
+		    why);
+		rc = -1;
+	} else {
+		if ((fd = open(out, O_RDONLY | O_CLOEXEC)) == -1 ||
+		    fsync(fd) == -1 || rename(out, rw.tmp) == -1) {
+			snprintf(msg, msgsize, "cannot keep the journal "
+			    "written to %s: %s", out, strerror(errno));
+			rc = -1;
+		}
+		if (fd != -1)
+			close(fd);
+	}
+	/* The destination is the journal now (its mode is set there). */
+	if (rc == 0) {
+		fclose(rw.out);
+		if ((rw.out = fopen(rw.tmp, "r+")) == NULL) {
+			snprintf(msg, msgsize, "cannot open %s: %s", rw.tmp,
+			    strerror(errno));
+			rc = -1;
+		}
+	}
+	free(out);
+	native_cleanup();
+	if (rc == -1)
+		rw.failed = 1;
+	else if (rw.cli->output != NULL)
+		rw.sealed = 1;
 	return (rc);
 }
