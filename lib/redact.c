@@ -206,8 +206,11 @@ redact_json(struct kl_redact *r, const struct kl_finding *f,
 	at = (size_t)(rec->offset - lo);
 	if (kl_journal_json_patch(r->buf + r->head, r->len - r->head, at,
 	    (size_t)(f->offset - rec->offset), d, f->textlen, &where,
-	    err) == -1)
+	    err) == -1) {
+		if (err != NULL)
+			err->line = f->line;
 		return (-1);
+	}
 	r->where = lo + where;
 	r->changed++;
 	return (1);

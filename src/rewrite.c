@@ -813,14 +813,14 @@ rewrite_native_end(int ok, char *msg, size_t msgsize)
 	(void)sigaction(SIGPIPE, &rw.opipe, NULL);
 	out = path_in(rw.ndir, "out.journal");
 	msg[0] = '\0';
-	if (!ok || rw.failed)
-		rc = -1;	/* said already */
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		native_message(why, sizeof(why));
 		snprintf(msg, msgsize, "systemd-journal-remote failed%s",
 		    why);
 		rc = -1;
-	} else {
+	} else if (!ok || rw.failed)
+		rc = -1;	/* said already */
+	else {
 		if ((fd = open(out, O_RDONLY | O_CLOEXEC)) == -1 ||
 		    fsync(fd) == -1 || rename(out, rw.tmp) == -1) {
 			snprintf(msg, msgsize, "cannot keep the journal "

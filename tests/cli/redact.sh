@@ -497,4 +497,280 @@ is "$(ls -A "$TMP/od/o3" 2>/dev/null | wc -l | tr -d ' ')" 0 \
 run --redact --output-dir "$TMP/od/o4" -o "$TMP/x" "$X86"
 is_status 2 "--output-dir with -o: a usage error"
 
+# --- Journal JSON: tokens rewritten in the raw JSON, the width kept. ----
+# Escapes before the token (\n \" \u00e9, a surrogate pair, a lone one,
+# \\), a byte-array MESSAGE, a repeated field holding a string and a byte
+# array written with white space.
+cat >"$TMP/esc.json" <<'EOF'
+{"__CURSOR":"s=1;i=1","_BOOT_ID":"ab","MESSAGE":"caf\u00e9 \"q\"\n\ud83d\ude00\udc00\\ R10: ffff888003a1c000 done"}
+{"__CURSOR":"s=1;i=2","_BOOT_ID":"ab","MESSAGE":[120,254,32,102,102,102,102,56,56,56,48,48,51,97,49,99,48,48,48],"X":["RSP ffffa667c016fe48",[32, 102, 102,102,102,57,57,51,102,97,52,101,49,99,56,52,56 ]]}
+EOF
+cat >"$TMP/esc.want" <<'EOF'
+{"__CURSOR":"s=1;i=1","_BOOT_ID":"ab","MESSAGE":"caf\u00e9 \"q\"\n\ud83d\ude00\udc00\\ R10: 0000000000000000 done"}
+{"__CURSOR":"s=1;i=2","_BOOT_ID":"ab","MESSAGE":[120,254,32,48,48,48,48,48,48,48,48,48,48,48,48,48,48,48,48    ],"X":["RSP 0000000000000000",[32, 48,48,48,48,48,48,48,48,48,48,48,48,48,48,48,48        ]]}
+EOF
+run --redact --receipt="$TMP/esc.rc" "$TMP/esc.json"
+is_status 1 "JSON with escapes and byte arrays: exit status 1"
+is "$OUT" "$(cat "$TMP/esc.want")" \
+    "JSON: each token zeroed where it stands, byte-array numbers in their width"
+is "$(wc -l <"$TMP/esc.rc" | tr -d ' ')" 4 "JSON: four tokens in the receipt"
+is "$(sed -n 1p "$TMP/esc.rc" | sed 's/.*"offset":\([0-9]*\).*/\1/')" \
+    "$(grep -b -o 'ffff888003a1c000' "$TMP/esc.json" | head -1 | cut -d: -f1)" \
+    "JSON: the receipt gives the raw offset of a token after escapes"
+printf '{"MESSAGE":"R10: \\u0066fff888003a1c000"}\n' >"$TMP/u.json"
+run --redact -o "$TMP/u.out" "$TMP/u.json"
+is "$STATUS:$(test -e "$TMP/u.out" && echo written)" "2:" \
+    "JSON: a token made by \\u escapes is refused, nothing written"
+like "$ERR" '^kleakscan: [^ ]*u\.json:1: cannot rewrite a value made by JSON escapes' \
+    "JSON: the error says why"
+
+JREMOTE=
+for p in /lib/systemd/systemd-journal-remote \
+    /usr/lib/systemd/systemd-journal-remote; do
+	[ -x "$p" ] && JREMOTE=$p && break
+done
+if [ -z "$JREMOTE" ] || ! command -v journalctl >/dev/null 2>&1; then
+	skip "journal JSON and native journals from the real tools" \
+	    "systemd-journal-remote or journalctl not installed"
+	done_testing
+fi
+# A journal made from every fixture: one kernel entry per line, a boot per
+# file, lines with control bytes as binary fields; journalctl -o json
+# writes byte arrays for those that are not printable UTF-8.
+cat >"$TMP/mkj.py" <<'EOF'
+import hashlib, struct, sys
+out = open(sys.argv[1], "wb")
+t = 1700000000000000
+for path in sys.argv[2:]:
+    boot = hashlib.md5(path.encode()).hexdigest().encode()
+    for i, line in enumerate(open(path, "rb").read().split(b"\n")):
+        if not line.strip():
+            continue
+        t += 1
+        out.write(b"__REALTIME_TIMESTAMP=%d\n__MONOTONIC_TIMESTAMP=%d\n" % (t, i + 1))
+        out.write(b"_BOOT_ID=%s\n_TRANSPORT=kernel\nPRIORITY=6\n" % boot)
+        if any(c < 0x20 and c != 9 for c in line):
+            out.write(b"MESSAGE\n" + struct.pack("<Q", len(line)) + line + b"\n\n")
+        else:
+            out.write(b"MESSAGE=" + line + b"\n\n")
+EOF
+# checkj IN OUT SCAN RECEIPT: the properties of a rewritten JSON stream.
+# Every output line is JSON of the input line's length; every decoded
+# value has its input's length and differs only where a hex digit became
+# '0' (with HASH set: another hex digit); raw bytes differ only where
+# digits, commas and spaces are; the receipt has one line per token the
+# scan reports at level 2.
+cat >"$TMP/checkj.py" <<'EOF'
+import json, os, sys
+def dec(v):
+    if isinstance(v, str):
+        return [v.encode("utf-8", "surrogatepass")]
+    if isinstance(v, list) and v and all(isinstance(x, int) for x in v):
+        return [bytes(v)]
+    if isinstance(v, list):
+        return [b for x in v for b in dec(x)]
+    return [json.dumps(v).encode()]
+ins = open(sys.argv[1], "rb").read().split(b"\n")
+outs = open(sys.argv[2], "rb").read().split(b"\n")
+if len(ins) != len(outs):
+    print("%d lines, not %d" % (len(outs), len(ins))); sys.exit()
+hexd = set(b"0123456789abcdefABCDEF,")
+# zeros, or with HASH set any hex digit
+ok = hexd - {44} if os.environ.get("HASH") else {48}
+rawok = set(b"0123456789, ") | (ok if os.environ.get("HASH") else set())
+for n, (a, b) in enumerate(zip(ins, outs)):
+    if a == b:
+        continue
+    if len(a) != len(b):
+        print("line %d: length %d, not %d" % (n + 1, len(b), len(a))); sys.exit()
+    for x, y in zip(a, b):
+        if x != y and (x not in hexd or y not in rawok):
+            print("line %d: byte %r became %r" % (n + 1, chr(x), chr(y))); sys.exit()
+    ja, jb = json.loads(a), json.loads(b)
+    if sorted(ja) != sorted(jb):
+        print("line %d: other members" % (n + 1)); sys.exit()
+    for k in ja:
+        for va, vb in zip(dec(ja[k]), dec(jb[k])):
+            if len(va) != len(vb) or any(
+                    x != y and (x not in hexd or y not in ok)
+                    for x, y in zip(va, vb)):
+                print("line %d: %s decodes to other bytes" % (n + 1, k))
+                sys.exit()
+want = 0
+for l in open(sys.argv[3]):
+    e = json.loads(l)
+    if (e["type"] == "finding" and e["suppressed"] is None and
+            e["region"] not in ("layout", "physical")):
+        want += 1
+got = len(open(sys.argv[4]).read().splitlines())
+if got != want:
+    print("%d tokens rewritten, the scan reports %d" % (got, want)); sys.exit()
+print("ok %d" % got)
+EOF
+# virt JSON: the findings of a scan at level 2 (virtual addresses).
+virt() {
+	python3 -c '
+import json, sys
+print(sum(1 for l in open(sys.argv[1]) for e in [json.loads(l)]
+          if e["type"] == "finding" and e["region"] not in ("layout", "physical")))' "$1"
+}
+J=$TMP/jr
+mkdir -p "$J"
+python3 "$TMP/mkj.py" "$J/all.export" $(ls "$TESTDATA"/*.* | grep -v ATTRIBUTION)
+if ! "$JREMOTE" -o "$J/x.journal" "$J/all.export" >"$J/jr.out" 2>&1 ||
+    ! journalctl --file "$J/x.journal" -o json >"$J/x.json" 2>"$J/jr.err"; then
+	diag "$(cat "$J/jr.out" "$J/jr.err" 2>/dev/null)"
+	skip "journal JSON and native journals" "journal-remote failed here"
+	done_testing
+fi
+journalctl --file "$J/x.journal" -o json-seq >"$J/x.jseq"
+journalctl --file "$J/x.journal" -o export >"$J/x.export"
+nent=$(wc -l <"$J/x.json" | tr -d ' ')
+narr=$(grep -c '"MESSAGE":\[' "$J/x.json")
+"$KLEAKSCAN" --json --show-suppressed "$J/x.json" >"$J/x.scan"
+run --redact --receipt="$J/x.rc" "$J/x.json"
+printf '%s\n' "$OUT" >"$J/x.red"
+is_status 1 "journalctl -o json of the fixtures ($nent entries, $narr byte arrays): exit status 1"
+like "$(python3 "$TMP/checkj.py" "$J/x.json" "$J/x.red" "$J/x.scan" "$J/x.rc")" \
+    '^ok [1-9][0-9]*$' \
+    "journal JSON: valid JSON Lines, same lengths, only digits changed, every token"
+"$KLEAKSCAN" --json "$J/x.red" >"$J/red.scan"
+is "$(virt "$J/red.scan")" 0 "journal JSON: a rescan finds no virtual address"
+"$KLEAKSCAN" --redact "$J/x.red" >"$J/x.red2"
+ok "journal JSON: rewriting twice is rewriting once" cmp "$J/x.red" "$J/x.red2"
+cat "$J/x.json" | "$KLEAKSCAN" --redact --read-size=3 >"$J/x.red3"
+ok "journal JSON from a pipe in 3-byte reads: the same" \
+    cmp "$J/x.red" "$J/x.red3"
+"$KLEAKSCAN" --redact "$J/x.jseq" | tr -d '\036' >"$J/x.seqred"
+tr -d '\036' <"$J/x.jseq" | "$KLEAKSCAN" --redact >"$J/x.seqred2"
+ok "json-seq: the same rewrite with and without the record separators" \
+    cmp "$J/x.seqred" "$J/x.seqred2"
+"$KLEAKSCAN" --redact --redact-style=hash --hash-key=$KEY \
+    --receipt="$J/h.rc" "$J/x.json" >"$J/x.hash"
+like "$(HASH=1 python3 "$TMP/checkj.py" "$J/x.json" "$J/x.hash" "$J/x.scan" \
+    "$J/h.rc")" '^ok [1-9][0-9]*$' \
+    "journal JSON, hash style: valid JSON Lines, only digits changed, every token"
+# (A 32-bit hash may look like a 32-bit pointer, and 00000000 and eight
+# digits like s390x kernel text: other 64-bit ones are checked.)
+"$KLEAKSCAN" --json "$J/x.hash" >"$J/hash.scan"
+is "$(python3 -c '
+import json, sys
+print(sum(1 for l in open(sys.argv[1]) for e in [json.loads(l)]
+          if e["type"] == "finding" and len(e["text"]) == 16 and
+          e["arch"] != "s390x" and
+          e["region"] not in ("layout", "physical")))' "$J/hash.scan")" 0 \
+    "journal JSON, hash style: a rescan finds no 64-bit virtual address"
+cp "$J/x.json" "$J/ip.json"
+chmod 640 "$J/ip.json"
+"$KLEAKSCAN" --redact --in-place "$J/ip.json"
+ok "journal JSON --in-place: the rewritten stream" cmp "$J/ip.json" "$J/x.red"
+is "$(stat -c %a "$J/ip.json")" 640 "journal JSON --in-place: the mode is kept"
+(cd "$J" && "$KLEAKSCAN" --redact --output-dir od x.json)
+ok "journal JSON --output-dir: the rewritten stream" cmp "$J/od/x.json" "$J/x.red"
+mkdir -p "$J/tar"
+cp "$J/x.json" "$J/tar/x.json"
+cp "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg" "$J/tar/"
+tar -czf "$J/j.tar.gz" -C "$J/tar" .
+"$KLEAKSCAN" --redact -o "$J/j2.tar.gz" "$J/j.tar.gz"
+is "$?" 1 "journal JSON in a tar.gz: exit status 1"
+mkdir -p "$J/untar"
+tar -xzf "$J/j2.tar.gz" -C "$J/untar"
+ok "journal JSON in a tar.gz: the member as --redact writes it alone" \
+    cmp "$J/untar/x.json" "$J/x.red"
+
+# --- Native journals: read as export, written back by journal-remote. ---
+if ! "$KLEAKSCAN" --version | grep -q '^native journals: yes'; then
+	skip "native journals" "built without libsystemd"
+	done_testing
+fi
+# exportcmp A B: the export streams differ only in __CURSOR and in hex
+# digits that became '0' (binary fields included); prints what differs.
+cat >"$TMP/expcmp.py" <<'EOF'
+import struct, sys
+def entries(path):
+    d, i, out, cur = open(path, "rb").read(), 0, [], []
+    while i < len(d):
+        j = d.index(b"\n", i)
+        line = d[i:j]
+        if line == b"":
+            out.append(cur); cur = []; i = j + 1; continue
+        if b"=" in line:
+            k, v = line.split(b"=", 1); i = j + 1
+        else:
+            n = struct.unpack("<Q", d[j + 1:j + 9])[0]
+            k, v = line, d[j + 9:j + 9 + n]; i = j + 10 + n
+        cur.append((k, v))
+    return out
+a, b = entries(sys.argv[1]), entries(sys.argv[2])
+if len(a) != len(b):
+    print("%d entries, not %d" % (len(b), len(a))); sys.exit()
+hexd = set(b"0123456789abcdefABCDEF")
+nz = 0
+for ea, eb in zip(a, b):
+    if [k for k, v in ea] != [k for k, v in eb]:
+        print("other fields: %r" % [k for k, v in eb]); sys.exit()
+    for (k, va), (_, vb) in zip(ea, eb):
+        if k == b"__CURSOR" or va == vb:
+            continue
+        if len(va) != len(vb) or any(x != y and (y != 48 or x not in hexd)
+                                     for x, y in zip(va, vb)):
+            print("%s differs: %r" % (k.decode(), vb[:80])); sys.exit()
+        nz += 1
+print("ok %d" % len(a))
+EOF
+"$KLEAKSCAN" --redact "$J/x.journal" >"$J/n.stdout"
+is "$?" 1 "native journal to standard output: exit status 1"
+"$KLEAKSCAN" --redact "$J/x.export" >"$J/x.expred"
+ok "native journal to standard output: the rewritten journalctl -o export stream" \
+    cmp "$J/n.stdout" "$J/x.expred"
+run --redact -o "$J/clean.journal" "$J/x.journal"
+is "$STATUS:$ERR" "1:" "native journal -o: exit status 1, nothing on stderr"
+journalctl --file "$J/clean.journal" -o export >"$J/clean.export"
+is "$(python3 "$TMP/expcmp.py" "$J/x.export" "$J/clean.export")" "ok $nent" \
+    "native journal -o: every entry, field, timestamp and boot id kept; only digits zeroed and cursors new"
+cmp -s "$J/x.export" "$J/clean.export"
+is "$?" 1 "native journal -o: the journal did change"
+journalctl --file "$J/clean.journal" -o export | sed '/^__CURSOR=/d' >"$J/c1"
+sed '/^__CURSOR=/d' "$J/x.expred" >"$J/c2"
+ok "native journal -o: its export is the rewritten export, cursors aside" \
+    cmp "$J/c1" "$J/c2"
+"$KLEAKSCAN" --json "$J/clean.journal" >"$J/clean.scan"
+is "$(virt "$J/clean.scan")" 0 "native journal -o: a rescan finds no virtual address"
+cp "$J/x.journal" "$J/ip.journal"
+chmod 604 "$J/ip.journal"
+"$KLEAKSCAN" --redact --in-place "$J/ip.journal"
+is "$?" 1 "native journal --in-place: exit status 1"
+journalctl --file "$J/ip.journal" -o export | sed '/^__CURSOR=/d' >"$J/c3"
+ok "native journal --in-place: the rewritten journal" cmp "$J/c3" "$J/c2"
+is "$(stat -c %a "$J/ip.journal")" 604 "native journal --in-place: the mode is kept"
+(cd "$J" && "$KLEAKSCAN" --redact --output-dir nd x.journal)
+journalctl --file "$J/nd/x.journal" -o export | sed '/^__CURSOR=/d' >"$J/c4"
+ok "native journal --output-dir: the rewritten journal" cmp "$J/c4" "$J/c2"
+is "$(ls -A "$J" | grep -c kleakscan-)" 0 "native journal: no temporary file left"
+# Without systemd-journal-remote, or when it fails: nothing written.
+cp "$J/x.journal" "$J/keep.journal"
+KLEAKSCAN_JOURNAL_REMOTE=$J/none run --redact -o "$J/no.journal" "$J/x.journal"
+is "$STATUS:$(test -e "$J/no.journal" && echo written)" "2:" \
+    "no systemd-journal-remote: exit status 2, nothing written"
+like "$ERR" '^kleakscan: [^ ]*x\.journal: cannot write a native journal: systemd-journal-remote not found' \
+    "no systemd-journal-remote: one clear line"
+KLEAKSCAN_JOURNAL_REMOTE=/bin/false run --redact --in-place "$J/keep.journal"
+is "$STATUS" 2 "journal-remote fails --in-place: exit status 2"
+like "$ERR" 'keep\.journal: systemd-journal-remote failed' \
+    "journal-remote fails --in-place: the error says so"
+ok "journal-remote fails --in-place: the journal is left as it was" \
+    cmp "$J/keep.journal" "$J/x.journal"
+is "$(ls -A "$J" | grep -c kleakscan-)" 0 "journal-remote fails: no temporary file left"
+run --redact -o "$J/two.out" "$J/x.json" "$J/x.journal"
+is "$STATUS:$(test -e "$J/two.out" && echo written)" "2:" \
+    "-o with a native journal and another input: exit status 2, nothing written"
+like "$ERR" 'a native journal can go to [^ ]*two\.out only as its only input' \
+    "-o with a native journal and another input: the error says why"
+tar -cf "$J/n.tar" -C "$J" x.journal
+run --redact -o "$J/n2.tar" "$J/n.tar"
+is "$STATUS:$(test -e "$J/n2.tar" && echo written)" "2:" \
+    "a native journal inside an archive: exit status 2, nothing written"
+like "$ERR" 'n\.tar\{x\.journal\}: cannot rewrite native journals inside archives' \
+    "a native journal inside an archive: a clear error"
+
 done_testing

@@ -1572,6 +1572,116 @@ t_empty(void **state)
 	coll_free(&c);
 }
 
+/* Patch decoded bytes [d, d+n) of the JSON value at raw[at]: 0 or -1. */
+static int
+patch(char *raw, size_t at, size_t d, const char *repl, size_t *where)
+{
+	struct kl_error err;
+
+	memset(&err, 0, sizeof(err));
+	return (kl_journal_json_patch((uint8_t *)raw, strlen(raw), at, d,
+	    (const uint8_t *)repl, strlen(repl), where, &err));
+}
+
+/* A string: decoded offsets map back across every kind of escape. */
+static void
+t_json_patch_string(void **state)
+{
+	/* \n \" \u00e9 (2 bytes) \ud83d\ude00 (4) \udc00 (U+FFFD, 3) \\ */
+	char raw[] = "\"caf\\u00e9 \\\"q\\\"\\n\\ud83d\\ude00\\udc00\\\\ "
+	    "R10: ffff888003a1c000 done\"";
+	const char *want = "\"caf\\u00e9 \\\"q\\\"\\n\\ud83d\\ude00\\udc00"
+	    "\\\\ R10: 0000000000000000 done\"";
+	size_t where = 0;
+
+	(void)state;
+	/* decoded: "caf" 3 + e9 2 + " \"q\"\n" 5 + 4 + 3 + "\\ R10: " 7 */
+	assert_int_equal(patch(raw, 1, 24, "0000000000000000", &where), 0);
+	assert_string_equal(raw, want);
+	assert_int_equal(where, strstr(want, "0000") - want);
+	/* A digit made by an escape is refused, nothing changed. */
+	strcpy(raw, "\"R10: \\u0066fff888003a1c000\"");
+	assert_int_equal(patch(raw, 1, 5, "0000000000000000", &where), -1);
+	assert_string_equal(raw, "\"R10: \\u0066fff888003a1c000\"");
+	/* The held bytes end before the span does. */
+	strcpy(raw, "\"R10: ffff8880");
+	assert_int_equal(patch(raw, 1, 5, "0000000000000000", &where), -1);
+	/* The value ends before the span. */
+	strcpy(raw, "\"R10\",\"ffff888003a1c000\"");
+	assert_int_equal(patch(raw, 1, 5, "0000000000000000", &where), -1);
+}
+
+/* A byte array: the numbers rewritten in their own width. */
+static void
+t_json_patch_array(void **state)
+{
+	/* "R10: ffff888003a1c000" with white space as json-pretty has */
+	char raw[] = ":[82,49,48,58,32,102,102,102,102,56,56,56,48,48,51,97,"
+	    "49,99,48, 48 ,48]}";
+	char low[] = ":[102,102,102,102,56,56,56,48,48,51,48,48,48,48,49,"
+	    "48]";
+	size_t where = 0;
+
+	(void)state;
+	assert_int_equal(patch(raw, 1, 5, "0000000000000000", &where), 0);
+	assert_string_equal(raw, ":[82,49,48,58,32,48,48,48,48,48,48,48,48,"
+	    "48,48,48,48,48,48,48,48      ]}");
+	assert_int_equal(where, 17);
+	/* Hash letters d-f (100-102) fit where wide numbers were... */
+	assert_int_equal(patch(low, 1, 0, "00000000d000d000", &where), 0);
+	assert_string_equal(low, ":[48,48,48,48,48,48,48,48,100,48,48,48,"
+	    "100,48,48,48  ]");
+	/* ...and go up to D-F (68-70) when they do not. */
+	strcpy(low, ":[102,102,102,102,56,56,56,48,48,51,48,48,48,48,49,48]");
+	assert_int_equal(patch(low, 1, 0, "00000000ddddddd0", &where), 0);
+	assert_string_equal(low, ":[48,48,48,48,48,48,48,48,68,68,68,68,68,"
+	    "68,68,48    ]");
+	/* Not a byte array, or cut short: refused. */
+	strcpy(low, ":[1,\"x\"]");
+	assert_int_equal(patch(low, 1, 0, "00", &where), -1);
+	strcpy(low, ":[102,102");
+	assert_int_equal(patch(low, 1, 0, "000", &where), -1);
+}
+
+/* An entry written back as journalctl -o export prints it. */
+static int
+export_cat(void *arg, const void *p, size_t n)
+{
+	struct { char b[256]; size_t n; } *o = arg;
+
+	if (n > sizeof(o->b) - o->n)
+		return (-1);
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+	return (0);
+}
+
+/* kl_journal_export: __ fields, _BOOT_ID, the rest; binary when needed. */
+static void
+t_export_write(void **state)
+{
+	struct kl_jfield f[] = {
+		{ "__CURSOR", (const uint8_t *)"c", 1, 0, 0 },
+		{ "MESSAGE", (const uint8_t *)"a\tb", 3, 0, 0 },
+		{ "_BOOT_ID", (const uint8_t *)"b1", 2, 0, 0 },
+		{ "X", (const uint8_t *)"l1\nl2", 5, 0, 0 },
+		{ "Y", (const uint8_t *)"\xff", 1, 0, 0 },
+	};
+	struct kl_jentry e;
+	struct { char b[256]; size_t n; } o;
+	const char want[] = "__CURSOR=c\n_BOOT_ID=b1\nMESSAGE=a\tb\n"
+	    "X\n\5\0\0\0\0\0\0\0l1\nl2\nY\n\1\0\0\0\0\0\0\0\xff\n\n";
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.fields = f;
+	e.nfields = 5;
+	o.n = 0;
+	assert_int_equal(kl_journal_export(&e, export_cat, &o), 0);
+	assert_int_equal(o.n, sizeof(want) - 1);
+	assert_memory_equal(o.b, want, sizeof(want) - 1);
+}
+
 int
 main(void)
 {
@@ -1605,6 +1715,9 @@ main(void)
 		cmocka_unit_test(t_args),
 		cmocka_unit_test(t_native_bad),
 		cmocka_unit_test(t_empty),
+		cmocka_unit_test(t_json_patch_string),
+		cmocka_unit_test(t_json_patch_array),
+		cmocka_unit_test(t_export_write),
 	};
 
 	return (cmocka_run_group_tests(tests, real_setup, real_teardown));
