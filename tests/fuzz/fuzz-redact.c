@@ -9,6 +9,14 @@
  * profile (no detection, whose guesses depend on where it is made to
  * settle and on the values zeroed), also: rewriting the output again
  * changes nothing, and the input fed in one piece gives the same output.
+ *
+ * The same input is also read as journal JSON (journalctl -o json), its
+ * fields scanned as records and settled at entry starts as the program
+ * does: the output has the input's length, a changed byte was a hex
+ * digit, a comma or white space and is a digit, a comma or a space (a
+ * byte-array number written again), no token is ever found outside the
+ * held bytes (only a token made by \u escapes may be refused), and with
+ * a fixed profile rewriting twice and in one piece changes nothing.
  */
 #include "config.h"
 
@@ -129,6 +137,139 @@ rewrite(const uint8_t *data, size_t size, size_t step, int fixed,
 	o->r = NULL;
 }
 
+/* The JSON path: the stream, its parser, scanner and entry starts. */
+struct jrun {
+	struct out		*o;
+	struct kl_scan		*sc;
+	uint64_t		*ent;		/* entry starts still held */
+	size_t			 nent;
+};
+
+/* A finding in a JSON field: only an escaped token may be refused. */
+static int
+on_jfinding(void *arg, const struct kl_finding *f)
+{
+	struct out *o = arg;
+	struct kl_error err;
+
+	memset(&err, 0, sizeof(err));
+	if (kl_redact_finding(o->r, f, &err) == -1 && err.code != KL_EFORMAT)
+		abort();	/* a token the rewriter no longer holds */
+	return (0);
+}
+
+/* An entry: settle as rewrite.c does, then scan its fields. */
+static int
+on_jentry(void *arg, const struct kl_jentry *e)
+{
+	struct jrun *j = arg;
+	struct kl_record rec;
+	struct kl_error err;
+	uint64_t s;
+	size_t i, k;
+
+	j->ent[j->nent++] = e->offset;
+	s = kl_scan_settled(j->sc);
+	if (s > e->offset)
+		s = e->offset;
+	for (k = 0; k + 1 < j->nent && j->ent[k + 1] <= s; k++)
+		;
+	if (kl_redact_settle(j->o->r, j->ent[k], &err) == -1)
+		abort();
+	memmove(j->ent, j->ent + k, (j->nent - k) * sizeof(*j->ent));
+	j->nent -= k;
+	if (kl_redact_full(j->o->r) && kl_scan_settle(j->sc) == -1)
+		abort();
+	for (i = 0; i < e->nfields; i++) {
+		if (strncmp(e->fields[i].name, "__", 2) == 0)
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		rec.offset = e->fields[i].offset;
+		rec.entry = e->index;
+		rec.field = e->fields[i].name;
+		rec.exact = e->fields[i].exact;
+		if (kl_scan_record_begin(j->sc, &rec, &err) == -1 ||
+		    kl_scan_feed(j->sc, e->fields[i].data, e->fields[i].len,
+		    &err) == -1 || kl_scan_record_end(j->sc, &err) == -1)
+			abort();
+	}
+	return (0);
+}
+
+/* Rewrite data[0..size) as journal JSON, fed step bytes at a time. */
+static void
+rewrite_json(const uint8_t *data, size_t size, size_t step, int fixed,
+    struct out *o)
+{
+	struct kl_redact_opts ro;
+	struct kl_journal_ops ops;
+	struct kl_journal *jr;
+	struct kl_error err;
+	struct kl_sink sink;
+	struct jrun j;
+	size_t i, k;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.level = 2;
+	ro.max_hold = 512;
+	o->len = 0;
+	o->size = size;
+	if ((o->r = kl_redact_new(&ro, sink_write, o, &err)) == NULL)
+		abort();
+	memset(&sink, 0, sizeof(sink));
+	sink.arg = o;
+	sink.finding = on_jfinding;
+	memset(&j, 0, sizeof(j));
+	j.o = o;
+	if ((j.sc = kl_scan_new(engine(fixed), &sink, &err)) == NULL ||
+	    (j.ent = malloc((size + 1) * sizeof(*j.ent))) == NULL)
+		abort();
+	memset(&ops, 0, sizeof(ops));
+	ops.arg = &j;
+	ops.entry = on_jentry;
+	if ((jr = kl_journal_new(KL_UNIT_JSON, &ops, &err)) == NULL)
+		abort();
+	for (i = 0; i < size; i += k) {
+		k = size - i < step ? size - i : step;
+		if (kl_redact_data(o->r, data + i, k, &err) == -1 ||
+		    kl_journal_feed(jr, data + i, k, &err) == -1)
+			abort();
+	}
+	(void)kl_journal_end(jr, &err);	/* format errors are no matter */
+	if (kl_scan_end(j.sc, &err) == -1 || kl_redact_end(o->r, &err) == -1)
+		abort();
+	kl_journal_free(jr);
+	kl_scan_free(j.sc);
+	free(j.ent);
+	kl_redact_free(o->r);
+	o->r = NULL;
+}
+
+/* The JSON properties of data[0..size). */
+static void
+check_json(const uint8_t *data, size_t size, size_t step, struct out *a,
+    struct out *b, struct out *c)
+{
+	size_t i;
+
+	rewrite_json(data, size, step, 0, a);
+	if (a->len != size)
+		abort();
+	for (i = 0; i < size; i++)
+		if (a->buf[i] != data[i] &&
+		    (strchr("0123456789abcdefABCDEF, \t\r\n", data[i]) == NULL ||
+		    strchr("0123456789, ", a->buf[i]) == NULL ||
+		    data[i] == '\0' || a->buf[i] == '\0'))
+			abort();
+	rewrite_json(data, size, step, 1, a);
+	rewrite_json(a->buf, a->len, step, 1, b);
+	if (b->len != a->len || memcmp(b->buf, a->buf, a->len) != 0)
+		abort();
+	rewrite_json(data, size, size > 0 ? size : 1, 1, c);
+	if (c->len != a->len || memcmp(c->buf, a->buf, a->len) != 0)
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -162,5 +303,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rewrite(data, size, size > 0 ? size : 1, 1, &c);
 	if (c.len != a.len || memcmp(c.buf, a.buf, a.len) != 0)
 		abort();
+	check_json(data, size, step, &a, &b, &c);
 	return (0);
 }
