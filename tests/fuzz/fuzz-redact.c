@@ -91,25 +91,34 @@ engine(int fixed)
 	return (e[fixed]);
 }
 
-/* Rewrite data[0..size) fed step bytes at a time into o. */
+/* Start a rewrite of size bytes into o: level 2, a small hold. */
 static void
-rewrite(const uint8_t *data, size_t size, size_t step, int fixed,
-    struct out *o)
+start(struct out *o, size_t size)
 {
 	struct kl_redact_opts ro;
 	struct kl_error err;
-	struct kl_scan *sc;
-	struct kl_sink sink;
-	size_t i, k;
 
 	memset(&ro, 0, sizeof(ro));
 	ro.level = 2;
 	ro.max_hold = 512;
 	o->len = 0;
 	o->size = size;
-	memset(o->mask, 0, size);
 	if ((o->r = kl_redact_new(&ro, sink_write, o, &err)) == NULL)
 		abort();
+}
+
+/* Rewrite data[0..size) fed step bytes at a time into o. */
+static void
+rewrite(const uint8_t *data, size_t size, size_t step, int fixed,
+    struct out *o)
+{
+	struct kl_error err;
+	struct kl_scan *sc;
+	struct kl_sink sink;
+	size_t i, k;
+
+	start(o, size);
+	memset(o->mask, 0, size);
 	memset(&sink, 0, sizeof(sink));
 	sink.arg = o;
 	sink.finding = on_finding;
@@ -201,7 +210,6 @@ static void
 rewrite_json(const uint8_t *data, size_t size, size_t step, int fixed,
     struct out *o)
 {
-	struct kl_redact_opts ro;
 	struct kl_journal_ops ops;
 	struct kl_journal *jr;
 	struct kl_error err;
@@ -209,13 +217,7 @@ rewrite_json(const uint8_t *data, size_t size, size_t step, int fixed,
 	struct jrun j;
 	size_t i, k;
 
-	memset(&ro, 0, sizeof(ro));
-	ro.level = 2;
-	ro.max_hold = 512;
-	o->len = 0;
-	o->size = size;
-	if ((o->r = kl_redact_new(&ro, sink_write, o, &err)) == NULL)
-		abort();
+	start(o, size);
 	memset(&sink, 0, sizeof(sink));
 	sink.arg = o;
 	sink.finding = on_jfinding;
