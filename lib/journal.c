@@ -49,6 +49,10 @@
  * damage.  A field with a bad name (an export text field, a JSON member)
  * is dropped and its entry goes on.
  * Only allocation failure is unrecoverable.
+ *
+ * For the rewriter: kl_journal_json_patch() finds decoded bytes of a JSON
+ * value again in its raw text and writes over them in the same width;
+ * kl_journal_export() writes an entry back as journalctl -o export does.
  */
 #include "config.h"
 

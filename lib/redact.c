@@ -7,7 +7,11 @@
  * kptr_restrict=2, or a keyed hash as %p prints it), and writes out
  * the bytes below the scanner's settled offset (kl_scan_settled()).
  * Nothing but the digits of a redacted token ever changes, so the
- * output has the length of the input.
+ * output has the length of the input.  A token in a JSON value decoded
+ * from escapes or byte numbers (a record that is not exact) is found
+ * again in the raw text from the record's start, which must be held
+ * (kl_journal_json_patch()); a byte-array value's numbers are written
+ * again in their own width.
  *
  * The caller feeds each piece of the unit here first, then to the
  * scanner (whose findings come back through kl_redact_finding()), then

@@ -952,9 +952,10 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 	run.native = path;
 	if (is_stdin)
 		run.native = is_reg(fd) ? NATIVE_STDIN : NULL;
-	if (!is_stdin && is_native(fd)) {
+	if ((!is_stdin || (run.cli->redact && run.native != NULL)) &&
+	    is_native(fd)) {
 		if (run.cli->redact) {
-			redact_native(name, path, errs);
+			redact_native(name, run.native, errs);
 			return (run.stop == STOP_ALL);
 		}
 		if (unit_begin(name, NULL, 0, KL_UNIT_JOURNAL) == 0) {

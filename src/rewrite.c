@@ -10,6 +10,11 @@
  * error; otherwise it is removed and the destination is left as it was.
  * --in-place keeps the mode and, when it can, the owner of the file,
  * and leaves a file in which nothing was rewritten untouched.
+ *
+ * A native journal comes as the export stream of its entries; to a file
+ * that stream is piped to systemd-journal-remote, whose new journal file
+ * (in a directory beside the temporary file) takes the temporary file's
+ * place before the commit.
  */
 #include "config.h"
 
@@ -442,6 +447,11 @@ rewrite_unit_begin(const struct kl_unit *u, enum kl_unit_kind kind,
 		return (-1);
 	}
 	rw.nentries = 0;
+	if (kind == KL_UNIT_JOURNAL && u->nmembers == 0) {
+		snprintf(msg, msgsize, "a native journal can only be "
+		    "rewritten from a file: give its name");
+		return (-1);
+	}
 	if (kind != KL_UNIT_TEXT && kind != KL_UNIT_EXPORT &&
 	    kind != KL_UNIT_JSON) {
 		snprintf(msg, msgsize, "cannot rewrite %s yet: nothing "

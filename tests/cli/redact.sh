@@ -759,6 +759,13 @@ is "$?" 1 "native journal --in-place: exit status 1"
 journalctl --file "$J/ip.journal" -o export | sed '/^__CURSOR=/d' >"$J/c3"
 ok "native journal --in-place: the rewritten journal" cmp "$J/c3" "$J/c2"
 is "$(stat -c %a "$J/ip.journal")" 604 "native journal --in-place: the mode is kept"
+"$KLEAKSCAN" --redact - <"$J/x.journal" >"$J/n.stdin"
+ok "native journal on standard input (a redirected file): the same export stream" \
+    cmp "$J/n.stdin" "$J/x.expred"
+cat "$J/x.journal" | "$KLEAKSCAN" --redact >"$J/n.pipe" 2>"$J/n.err"
+is "$?:$(cat "$J/n.err"):$(wc -c <"$J/n.pipe" | tr -d ' ')" \
+    "2:kleakscan: (standard input): a native journal can only be rewritten from a file: give its name:0" \
+    "native journal from a pipe: a clear error, nothing written"
 (cd "$J" && "$KLEAKSCAN" --redact --output-dir nd x.journal)
 journalctl --file "$J/nd/x.journal" -o export | sed '/^__CURSOR=/d' >"$J/c4"
 ok "native journal --output-dir: the rewritten journal" cmp "$J/c4" "$J/c2"
