@@ -450,12 +450,15 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 
 /*
  * A KASLR state line as a finding of region layout, at the word that
- * says it ("disabled", "nokaslr"): "Kernel Offset: disabled", "KASLR disabled: 'nokaslr' on
- * cmdline", "nokaslr" on the command line (off: the text is at the
- * link-time default, which the distribution's System.map gives to
- * anyone: severity high), "KASLR disabled due to lack of seed" (failed:
- * the same place on every boot of the machine: medium).  Not made when
- * rewriting: there is no number to rewrite.  Returns 1, or 0.
+ * says it ("disabled", "nokaslr"): "Kernel Offset: disabled", "KASLR
+ * disabled: 'nokaslr' on cmdline", "nokaslr" on the command line (off:
+ * the text is at the link-time default, which the distribution's
+ * System.map gives to anyone: severity high), "KASLR disabled due to
+ * lack of seed" (failed: the same place on every boot of the machine:
+ * medium).  Not made when rewriting: there is no number to rewrite.  The
+ * rules and notes are those of data/leak-sources (kernel-offset-disabled,
+ * kaslr-disabled, nokaslr-cmdline, kaslr-failed), which need not be
+ * loaded.  Returns 1, or 0.
  */
 static size_t
 state_finding(const struct kl_line *l, int off, struct kl_finding *lf)
@@ -471,7 +474,7 @@ state_finding(const struct kl_line *l, int off, struct kl_finding *lf)
 		note = "randomisation failed: the kernel sits at the same "
 		    "address on every boot of this machine";
 	} else if (n >= 14 && memcmp(m, "Kernel Offset:", 14) == 0) {
-		rule = "kernel-offset";
+		rule = "kernel-offset-disabled";
 		note = "the panic notifier says KASLR is off: the text is at "
 		    "the link-time default";
 	} else if (m[at] == 'n') {

@@ -63,7 +63,7 @@ for l in open(sys.argv[1]):
 10 33 layout high 1f600000 0x1f600000 kernel-offset 1
 15 33 layout high 2a400000 0x2a400000 kernel-offset 2
 17 75 layout high nokaslr 0x0 nokaslr-cmdline 3
-20 31 layout high disabled 0x0 kernel-offset 3" \
+20 31 layout high disabled 0x0 kernel-offset-disabled 3" \
     "four boots: each Kernel Offset value, nokaslr and Kernel Offset: disabled are layout findings"
 run --verdict "$FOUR"
 like "$OUT" '^boot 1, lines 6-10, 6\.1\.0-57-amd64, x86_64$' \
