@@ -655,7 +655,7 @@ kept(const struct kl_kaslr *k, enum kl_evidence_kind kind,
  * A value a known leak source prints, of kind (layout dump, freed
  * range, memory map, ...): exact, it is the base of region itself
  * ("modules : 0xbf000000 - 0xc0000000", ".text @ 0x9000000003710000";
- * of the image's sections, the lowest start: arm 3.1 prints .init
+ * of the image's sections, the lowest start: arm 2.6.36 prints .init
  * before .text), else a value inside the region that bounds its base as
  * leaked values do.  The first line of each kind and region is kept as
  * evidence.  An exact text base gives the slide when the link-time text

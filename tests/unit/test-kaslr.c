@@ -525,7 +525,7 @@ t_state(void **state)
 
 /*
  * Bases the kernel printed: the "Virtual kernel memory layout" of
- * boot/tf201log__dmesg.txt (3.1, arm: .init before .text), the
+ * boot/tf201log__dmesg.txt (2.6.36, arm: .init before .text), the
  * loongarch "Kernel relocated by" line (kernel-facts 4.1), freed ranges
  * of boot/surface-book__dmesg.txt (x86_64, 4.4) and a memory map.
  */
