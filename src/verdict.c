@@ -111,6 +111,9 @@ static struct {
 	size_t			 nmaps;
 	struct kl_symdir	*dir;		/* --system-map-dir */
 	struct kl_leakdb	*db;		/* data/leak-sources */
+	int			*bix;		/* bases[] of each entry */
+	size_t			 nbix;
+	size_t			 nkind;		/* spans of ring with a kind */
 	struct kl_leakmatch	*lm;
 	struct kl_leak_hit	 hits[HITS_MAX];
 	struct span		 ring[RING][HITS_MAX];
@@ -147,6 +150,52 @@ hex_val(uint8_t c)
 	if (c <= '9')
 		return (c - '0');
 	return ((c | 0x20) - 'a' + 10);
+}
+
+/* The entry of bases[] for leak source e, by its id, or -1. */
+static int
+base_by_id(const struct kl_leak_entry *e)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+		if (strcmp(bases[i].id, e->id) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+/* Index bases[] by the position of the database's entries. */
+static void
+base_index(void)
+{
+	size_t	i, n = kl_leakdb_count(vs.db);
+
+	vs.bix = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*vs.bix));
+	vs.nbix = n;
+	for (i = 0; i < n; i++)
+		vs.bix[i] = base_by_id(kl_leakdb_entry(vs.db, i));
+}
+
+/*
+ * The entry of bases[] for leak source e, or -1: by its position among
+ * the database's entries (a lookup per hit), else by its id.
+ */
+static int
+base_of(const struct kl_leak_entry *e)
+{
+	const char	*e0, *e1;
+	size_t		 i;
+
+	if (vs.nbix >= 2) {
+		e0 = (const char *)kl_leakdb_entry(vs.db, 0);
+		e1 = (const char *)kl_leakdb_entry(vs.db, 1);
+		if ((const char *)e >= e0 && e1 > e0) {
+			i = (size_t)((const char *)e - e0) / (size_t)(e1 - e0);
+			if (i < vs.nbix && kl_leakdb_entry(vs.db, i) == e)
+				return (vs.bix[i]);
+		}
+	}
+	return (base_by_id(e));
 }
 
 /* Load the maps of the command line; exits on a map that cannot load. */
@@ -195,6 +244,7 @@ verdict_init(const struct cli *cli)
 		log_fatal("%s", err.msg);
 	if ((vs.lm = kl_leakmatch_new(vs.db)) == NULL)
 		log_fatal("out of memory");
+	base_index();
 }
 
 /* Free the maps and what waits. */
@@ -210,6 +260,7 @@ verdict_free(void)
 	kl_symdir_free(vs.dir);
 	kl_leakmatch_free(vs.lm);
 	kl_leakdb_free(vs.db);
+	free(vs.bix);
 	free(vs.w);
 	free(vs.arena);
 	memset(&vs, 0, sizeof(vs));
@@ -288,6 +339,7 @@ verdict_unit_begin(void)
 	vs.nw = 0;
 	vs.alen = 0;
 	vs.waiting = 0;
+	vs.nkind = 0;
 	memset(vs.nring, 0, sizeof(vs.nring));
 	boot_start();
 }
@@ -364,18 +416,6 @@ phys_value(const char *name)
 	return (0);
 }
 
-/* The entry of bases[] for leak source e, or -1. */
-static int
-base_of(const struct kl_leak_entry *e)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
-		if (strcmp(bases[i].id, e->id) == 0)
-			return ((int)i);
-	return (-1);
-}
-
 /*
  * The base a kasld layout-dump line prints (bases[] with a value name):
  * "modules : 0xbf000000 - ...", ".text @ 0x...".  Every section of the
@@ -410,6 +450,9 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	int		 r, b;
 
 	ns = &vs.nring[vs.ringpos];
+	for (i = 0; i < *ns; i++)
+		if (vs.ring[vs.ringpos][i].kind >= 0)
+			vs.nkind--;
 	*ns = 0;
 	r = kl_leak_match(vs.lm, m, n, vs.hits, HITS_MAX);
 	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
@@ -421,6 +464,8 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 		b = base_of(sp->e);
 		sp->kind = b >= 0 && bases[b].name == NULL &&
 		    bases[b].region == KL_REGION_NONE ? (int)bases[b].kind : -1;
+		if (sp->kind >= 0)
+			vs.nkind++;
 		if (b >= 0 && bases[b].name != NULL)
 			exact_base(l, &vs.hits[i], b);
 		if (sp->e->class != KL_LCLASS_PHYSICAL)
@@ -584,7 +629,7 @@ verdict_value(const struct kl_finding *f)
 	    f->region == KL_REGION_LAYOUT || f->region == KL_REGION_PHYSICAL)
 		return;
 	kl_kaslr_set_arch(&vs.k, f->arch);
-	for (r = 0; r < RING; r++)
+	for (r = 0; vs.nkind > 0 && r < RING; r++)
 		for (i = 0; i < vs.nring[r]; i++)
 			if (vs.ring[r][i].kind >= 0 &&
 			    f->offset >= vs.ring[r][i].lo &&
