@@ -4,14 +4,26 @@
  *
  * Evidence, each kept with its line:
  *  - "Kernel Offset: 0x%lx from 0x%lx" (x86, arm64, riscv, ppc BookE
- *    panic notifiers) gives the slide itself; "Kernel Offset: disabled",
- *    "KASLR disabled ..." and a "nokaslr" command line give slide 0;
+ *    panic notifiers) and "Kernel relocated by 0x%lx" (loongarch) give
+ *    the slide itself; "Kernel Offset: disabled", an opt-out "KASLR
+ *    disabled: 'nokaslr' on cmdline." and a "nokaslr" command line give
+ *    slide 0; "KASLR disabled due to lack of seed" (randomisation failed)
+ *    gives no slide but is kept as evidence;
  *  - with a symbol map, a raw address printed beside the symbol it
  *    resolves to: call-trace frames "[<ffffffff81234567>] f+0x12/0x40"
  *    (x86, arm64, arm, mips, loongarch before 4.15-ish) and powerpc's
  *    "[c...] [c...] f+0x../0x.." (the second value is the pc), and
  *    /proc/kallsyms lines "ffffffff85200000 T _text" with runtime
  *    addresses: slide = value - (link address of f + offset);
+ *  - with a map, register dumps whose raw value and symbol are both
+ *    printed: x86 "RIP: 0010:[<a>]  [<a>] f+0x5a/0x2e0" and "at rIP: 0xa
+ *    (f+0x7/0x40)", arm "PC is at f+../.." / "LR is at ..." before
+ *    "pc : [<a>]    lr : [<b>]    psr: ...", i386 "EIP is at f+.."
+ *    after "EIP: 0060:[<a>]", riscv "epc : f+.." / " ra : g+.." before
+ *    "epc : a ra : b sp : c";
+ *  - bases printed by the kernel (kl_kaslr_base(), from the known leak
+ *    sources): layout dumps, "Freeing ... memory: nK (a - b)", memory
+ *    maps for the physical base;
  *  - leaked values of each region (kl_kaslr_value()): the lowest one,
  *    aligned down to the region's randomisation step, bounds its base.
  * A slide must be a multiple of the architecture's KASLR step and lie in
@@ -155,6 +167,25 @@ vote(struct kl_kaslr *k, uint64_t s)
 	return (0);
 }
 
+/* Take back a vote for slide s. */
+static void
+unvote(struct kl_kaslr *k, uint64_t s)
+{
+	size_t i;
+
+	for (i = 0; i < k->nslides; i++)
+		if (k->slide[i] == s) {
+			if (--k->votes[i] > 0)
+				return;
+			k->nslides--;
+			memmove(&k->slide[i], &k->slide[i + 1],
+			    (k->nslides - i) * sizeof(k->slide[0]));
+			memmove(&k->votes[i], &k->votes[i + 1],
+			    (k->nslides - i) * sizeof(k->votes[0]));
+			return;
+		}
+}
+
 /* Parse hex digits (an optional 0x first) at b[*i..n); 0 when none. */
 static int
 hex_at(const uint8_t *b, size_t n, size_t *i, uint64_t *v)
@@ -245,23 +276,28 @@ pair(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
 		keep(k, line, kind, KL_REGION_TEXT, v - (link + off));
 }
 
-/* "Kernel Offset: 0x4200000 from 0xffffffff81000000" or "...: disabled". */
+/* "Kernel Offset: 0x4200000 from 0xffffffff81000000". */
 static int
 kernel_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 {
 	static const char lit[] = "Kernel Offset: ";
+	static const char reloc[] = "Kernel relocated by 0x";
 	size_t i;
 	uint64_t off, from;
 
+	if (kl_startswith(m, n, KL_LIT(reloc))) {
+		/* loongarch %lx; mips %pK, maybe hashed (8 zeros first). */
+		i = sizeof(reloc) - 1;
+		if (!hex_at(m, n, &i, &off) || (i - (sizeof(reloc) - 1) ==
+		    16 && off >> 32 == 0))
+			return (0);
+		if (vote(k, off) == 0)
+			keep(k, line, KL_EV_KERNEL_OFFSET, KL_REGION_TEXT, off);
+		return (1);
+	}
 	if (!kl_startswith(m, n, KL_LIT(lit)))
 		return (0);
 	i = sizeof(lit) - 1;
-	if (kl_startswith(m + i, n - i, KL_LIT("disabled"))) {
-		k->off = 1;
-		keep(k, line, KL_EV_KASLR_OFF, KL_REGION_TEXT, 0);
-		(void)vote(k, 0);
-		return (1);
-	}
 	if (!hex_at(m, n, &i, &off))
 		return (0);
 	if (!kl_startswith(m + i, n - i, KL_LIT(" from ")))
@@ -276,36 +312,82 @@ kernel_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	return (1);
 }
 
-/* KASLR switched off: "KASLR disabled ...", "nokaslr" on the command line. */
+/* The wordings of the KASLR state (kasld-dmesg.md 4.15). */
+static const struct {
+	const char		*lit;
+	size_t			 len;
+	enum kl_kaslr_state	 state;
+} kstates[] = {
+	{ KL_LIT("Kernel Offset: disabled"), KL_KSTATE_OFF },
+	{ KL_LIT("KASLR disabled: 'nokaslr' on cmdline"), KL_KSTATE_OFF },
+	{ KL_LIT("KASLR disabled: 'kaslr' not on cmdline"), KL_KSTATE_OFF },
+	{ KL_LIT("KASLR disabled on command line"), KL_KSTATE_OFF },
+	{ KL_LIT("KASLR is disabled"), KL_KSTATE_OFF },
+	{ KL_LIT("KASLR disabled due to lack of seed"), KL_KSTATE_FAILED },
+	{ KL_LIT("KASLR disabled due to FDT remapping failure"),
+	    KL_KSTATE_FAILED },
+	{ KL_LIT("KASLR disabled: CPU has no PRNG"), KL_KSTATE_FAILED },
+	{ KL_LIT("KASLR disabled: not enough memory"), KL_KSTATE_FAILED },
+};
+
+/*
+ * What the message m[0..n) says of the KASLR state: off (an opt-out,
+ * the kernel at its link-time default: "Kernel Offset: disabled", "KASLR
+ * disabled: 'nokaslr' on cmdline.", "nokaslr" on the command line),
+ * failed ("KASLR disabled due to lack of seed": no random offset, but
+ * not the default either), or none.  An unknown "KASLR disabled"
+ * wording is none, as kasld does.  *at and *len give the word that says
+ * it: "disabled", or "nokaslr".
+ */
+enum kl_kaslr_state
+kl_kaslr_state(const uint8_t *m, size_t n, size_t *at, size_t *len)
+{
+	const uint8_t *p;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(kstates) / sizeof(kstates[0]); i++)
+		if (kl_startswith(m, n, kstates[i].lit, kstates[i].len)) {
+			/* Every wording holds the word "disabled". */
+			p = kl_memmem(m, kstates[i].len, KL_LIT("disabled"));
+			*at = p != NULL ? (size_t)(p - m) : 0;
+			*len = p != NULL ? 8 : kstates[i].len;
+			return (kstates[i].state);
+		}
+	if (!kl_startswith(m, n, KL_LIT("Command line: ")) &&
+	    !kl_startswith(m, n, KL_LIT("Kernel command line: ")))
+		return (KL_KSTATE_NONE);
+	for (i = 0; (p = kl_memmem(m + i, n - i, KL_LIT("nokaslr"))) != NULL;
+	    i = j + 7) {
+		j = (size_t)(p - m);
+		if ((j == 0 || m[j - 1] == ' ') &&
+		    (j + 7 == n || m[j + 7] == ' ' || m[j + 7] == '\r')) {
+			*at = j;
+			*len = 7;
+			return (KL_KSTATE_OFF);
+		}
+	}
+	return (KL_KSTATE_NONE);
+}
+
+/* KASLR switched off or failed: 2 (off) or 3 (failed), else 0. */
 static int
 kaslr_off(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 {
-	const uint8_t *p;
-	size_t i;
+	size_t at, len;
 
-	if (kl_startswith(m, n, KL_LIT("KASLR disabled")) ||
-	    kl_startswith(m, n, KL_LIT("KASLR is disabled"))) {
+	switch (kl_kaslr_state(m, n, &at, &len)) {
+	case KL_KSTATE_OFF:
 		k->off = 1;
 		keep(k, line, KL_EV_KASLR_OFF, KL_REGION_TEXT, 0);
 		(void)vote(k, 0);
-		return (1);
-	}
-	if (!kl_startswith(m, n, KL_LIT("Command line: ")) &&
-	    !kl_startswith(m, n, KL_LIT("Kernel command line: ")))
+		return (2);
+	case KL_KSTATE_FAILED:
+		k->failed = 1;
+		keep(k, line, KL_EV_KASLR_FAILED, KL_REGION_TEXT, 0);
+		return (3);
+	default:
 		return (0);
-	for (i = 0; (p = kl_memmem(m + i, n - i, KL_LIT("nokaslr"))) != NULL;
-	    i = (size_t)(p - m) + 7) {
-		size_t at = (size_t)(p - m);
-
-		if ((at == 0 || m[at - 1] == ' ') &&
-		    (at + 7 == n || m[at + 7] == ' ')) {
-			k->off = 1;
-			keep(k, line, KL_EV_KASLR_OFF, KL_REGION_TEXT, 0);
-			(void)vote(k, 0);
-			return (1);
-		}
 	}
-	return (0);
 }
 
 /* "ffffffff85200000 T _text" (/proc/kallsyms or nm, runtime addresses). */
@@ -343,7 +425,8 @@ kallsyms_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
  * "[c000000000123456]") directly followed by the symbol it is.
  */
 static void
-frames(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
+frames(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n,
+    enum kl_evidence_kind kind)
 {
 	const uint8_t *p;
 	size_t i = 0, j;
@@ -363,17 +446,151 @@ frames(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 			continue;
 		j = skip_blank(m, n, j + 1);
 		if (symoff_at(m, n, &j, name, sizeof(name), &off))
-			pair(k, line, KL_EV_FRAME, v, name, off);
+			pair(k, line, kind, v, name, off);
 	}
 }
 
+/* Lines of a register dump further apart than this are not paired. */
+#define REG_SPAN	4
+
+/* Pair register r's symbol and raw value when both are recent. */
+static void
+reg_pair(struct kl_kaslr *k, int r, uint64_t line)
+{
+	struct kl_kaslr_reg *g = &k->reg[r];
+
+	if (g->line == 0 || g->raw_line == 0 ||
+	    line - (g->line < g->raw_line ? g->line : g->raw_line) > REG_SPAN)
+		return;
+	pair(k, line, KL_EV_REGISTER, g->raw, g->name, g->off);
+	g->line = g->raw_line = 0;
+}
+
+/* Register r holds the raw value v at line. */
+static void
+reg_raw(struct kl_kaslr *k, int r, uint64_t line, uint64_t v)
+{
+	k->reg[r].raw_line = line;
+	k->reg[r].raw = v;
+	reg_pair(k, r, line);
+}
+
+/* The symbolised registers: "PC is at f+0x../0x.." and the like. */
+static const struct {
+	const char	*lit;
+	size_t		 len;
+	int		 reg;
+} symregs[] = {
+	{ KL_LIT("PC is at "), 0 },	/* arm, arm64 before 4.16 */
+	{ KL_LIT("LR is at "), 1 },
+	{ KL_LIT("EIP is at "), 0 },	/* i386 before 4.10 */
+	{ KL_LIT("epc : "), 0 },	/* riscv */
+	{ KL_LIT("ra : "), 1 },
+};
+
 /*
- * Look at one line of the boot segment (its message).  Returns 1 when
- * the line itself is a disclosure of layout (a Kernel Offset line).
+ * A register dump line that prints a register's symbol, or its raw
+ * value: "PC is at f+0x58/0xa8" then "pc : [<8015df40>]    lr :
+ * [<801559ec>]    psr: 60000093" (arm); "EIP: 0060:[<c1234567>]
+ * EFLAGS: ..." then "EIP is at f+0x16/0x20" (i386); "epc : f+0x72/0xb2"
+ * then "epc : ffffffe00008c762 ra : ffffffe00008c760 sp : ..." (riscv).
+ * The symbol and the value of one register, a few lines apart, pair.
+ */
+static void
+registers(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
+{
+	size_t i, j;
+	uint64_t v, off;
+	char name[128];
+
+	for (i = 0; i < sizeof(symregs) / sizeof(symregs[0]); i++) {
+		if (!kl_startswith(m, n, symregs[i].lit, symregs[i].len))
+			continue;
+		j = symregs[i].len;
+		if (symoff_at(m, n, &j, name, sizeof(name), &off)) {
+			struct kl_kaslr_reg *g = &k->reg[symregs[i].reg];
+
+			g->line = line;
+			g->off = off;
+			memcpy(g->name, name, sizeof(g->name));
+			reg_pair(k, symregs[i].reg, line);
+			return;
+		}
+		break;
+	}
+	/* arm, arm64 before 4.16: "pc : [<a>]    lr : [<b>]    psr: ..." */
+	if (kl_startswith(m, n, KL_LIT("pc : [<"))) {
+		j = 7;
+		if (!hex_at(m, n, &j, &v) || !kl_startswith(m + j, n - j,
+		    KL_LIT(">]")))
+			return;
+		reg_raw(k, 0, line, v);
+		j = skip_blank(m, n, j + 2);
+		if (kl_startswith(m + j, n - j, KL_LIT("lr : [<"))) {
+			j += 7;
+			if (hex_at(m, n, &j, &v) && kl_startswith(m + j, n - j,
+			    KL_LIT(">]")))
+				reg_raw(k, 1, line, v);
+		}
+		return;
+	}
+	/* riscv: "epc : a ra : b sp : c" */
+	if (kl_startswith(m, n, KL_LIT("epc : "))) {
+		j = 6;
+		if (!hex_at(m, n, &j, &v) || j != 6 + 16)
+			return;
+		reg_raw(k, 0, line, v);
+		if (kl_startswith(m + j, n - j, KL_LIT(" ra : "))) {
+			j += 6;
+			if (hex_at(m, n, &j, &v))
+				reg_raw(k, 1, line, v);
+		}
+		return;
+	}
+	/* i386: "EIP: 0060:[<c1234567>] EFLAGS: 00010246 CPU: 0" */
+	if (kl_startswith(m, n, KL_LIT("EIP: ")) && n > 15 &&
+	    kl_startswith(m + 9, n - 9, KL_LIT(":[<"))) {
+		j = 12;
+		if (hex_at(m, n, &j, &v) && kl_startswith(m + j, n - j,
+		    KL_LIT(">]")))
+			reg_raw(k, 0, line, v);
+	}
+}
+
+/* x86 "... at rIP: 0xffffffff8e07c6f7 (native_read_msr+0x7/0x40)". */
+static void
+msr_rip(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
+{
+	static const char lit[] = " at rIP: 0x";
+	const uint8_t *p;
+	size_t j;
+	uint64_t v, off;
+	char name[128];
+
+	if ((p = kl_memmem(m, n, KL_LIT(lit))) == NULL)
+		return;
+	j = (size_t)(p - m) + sizeof(lit) - 1;
+	if (!hex_at(m, n, &j, &v) || !kl_startswith(m + j, n - j,
+	    KL_LIT(" (")))
+		return;
+	j += 2;
+	if (symoff_at(m, n, &j, name, sizeof(name), &off) && j < n &&
+	    m[j] == ')')
+		pair(k, line, KL_EV_REGISTER, v, name, off);
+}
+
+/*
+ * Look at one line of the boot segment (its message).  Returns what the
+ * line itself discloses of the layout: 1 for a slide ("Kernel Offset:
+ * 0x..", "Kernel relocated by 0x.."), 2 for KASLR off, 3 for a failed
+ * randomisation (kl_kaslr_state()), else 0.
  */
 int
 kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 {
+	size_t b;
+	int r;
+
 	if (n < 8)
 		return (0);
 	switch (m[0]) {
@@ -382,8 +599,8 @@ kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 			return (1);
 		/* FALLTHROUGH */
 	case 'C':
-		if (kaslr_off(k, line, m, n))
-			return (0);
+		if ((r = kaslr_off(k, line, m, n)) != 0)
+			return (r);
 		break;
 	default:
 		if (k->map != NULL && kl_isxdigit(m[0]) &&
@@ -391,10 +608,18 @@ kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 			return (0);
 		break;
 	}
-	/* Frames say something only with a map. */
-	if (k->map != NULL && memchr(m, '+', n) != NULL &&
-	    memchr(m, '[', n) != NULL)
-		frames(k, line, m, n);
+	/* Frames and registers say something only with a map. */
+	if (k->map == NULL)
+		return (0);
+	b = skip_blank(m, n, 0);
+	if (memchr(m, '[', n) != NULL) {
+		if (memchr(m, '+', n) != NULL)
+			frames(k, line, m, n, kl_startswith(m + b, n - b,
+			    KL_LIT("RIP")) ? KL_EV_REGISTER : KL_EV_FRAME);
+	} else if (memchr(m, '+', n) != NULL)
+		msr_rip(k, line, m, n);
+	if (n - b > 6)
+		registers(k, line, m + b, n - b);
 	return (0);
 }
 
@@ -411,6 +636,65 @@ kl_kaslr_value(struct kl_kaslr *k, uint64_t line, enum kl_region region,
 		k->low[region] = v;
 	}
 	k->seen[region]++;
+}
+
+/* Was evidence of this kind for this region kept already? */
+static int
+kept(const struct kl_kaslr *k, enum kl_evidence_kind kind,
+    enum kl_region region)
+{
+	size_t i;
+
+	for (i = 0; i < k->nev; i++)
+		if (k->ev[i].kind == kind && k->ev[i].region == region)
+			return (1);
+	return (0);
+}
+
+/*
+ * A value a known leak source prints, of kind (layout dump, freed
+ * range, memory map, ...): exact, it is the base of region itself
+ * ("modules : 0xbf000000 - 0xc0000000", ".text @ 0x9000000003710000";
+ * of the image's sections, the lowest start: arm 2.6.36 prints .init
+ * before .text), else a value inside the region that bounds its base as
+ * leaked values do.  The first line of each kind and region is kept as
+ * evidence.  An exact text base gives the slide when the link-time text
+ * base is known (the map's _text, else the architecture's default).
+ */
+void
+kl_kaslr_base(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
+    enum kl_region region, uint64_t v, int exact)
+{
+	const struct kl_arch *a;
+	uint64_t link;
+	unsigned bit = 1u << region;
+
+	if (region <= KL_REGION_NONE || region >= KL_REGION_COUNT)
+		return;
+	if (!exact) {
+		if (!kept(k, kind, region))
+			keep(k, line, kind, region, v);
+		if (k->seen[region] == 0 || v < k->low[region])
+			k->low[region] = v;
+		k->seen[region]++;
+		return;
+	}
+	if ((k->has_exact & bit) && v >= k->exact[region])
+		return;
+	if (region == KL_REGION_TEXT)
+		link = k->map != NULL && kl_sym_text(k->map) != 0 ?
+		    kl_sym_text(k->map) : (a = kl_arch_get(k->arch)) != NULL ?
+		    a->text_base : 0;
+	else
+		link = 0;
+	/* A lower section start replaces the base, and its vote. */
+	if ((k->has_exact & bit) && link != 0 && k->exact[region] >= link)
+		unvote(k, k->exact[region] - link);
+	k->has_exact |= bit;
+	k->exact[region] = v;
+	keep(k, line, kind, region, v);
+	if (link != 0 && v >= link)
+		(void)vote(k, v - link);
 }
 
 /* The slide of the segment, if the evidence gives one: 1, else 0. */
@@ -454,13 +738,14 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 {
 	const struct kl_arch *a = kl_arch_get(k->arch);
 	const struct kinfo *ki = kinfo(k->arch);
-	uint64_t s, step;
+	uint64_t s, step, link;
 	size_t i;
 	int r;
 
 	memset(v, 0, sizeof(*v));
 	v->arch = k->arch;
 	v->kaslr_off = k->off;
+	v->kaslr_failed = k->failed;
 	v->entropy_bits = ki->bits;
 	v->nev = k->nev;
 	v->nev_total = k->nev_total;
@@ -473,14 +758,35 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 				v->slide_votes = k->votes[i];
 			else if (valid(k, k->slide[i]))
 				v->conflicts++;
-		v->text_base = (k->offset_from != 0 ? k->offset_from :
-		    a != NULL ? a->text_base : 0) + s;
+		/* The link-time _text: the panic line's, the map's, the
+		   architecture's default. */
+		if (k->offset_from != 0)
+			link = k->offset_from;
+		else if (k->map != NULL && kl_sym_text(k->map) != 0)
+			link = kl_sym_text(k->map);
+		else
+			link = a != NULL ? a->text_base : 0;
+		v->text_base = link + s;
 		v->text_exact = 1;
 		v->disclosed |= 1u << KL_REGION_TEXT;
 		v->base[KL_REGION_TEXT] = v->text_base;
 		v->entropy_bits = 0;
 	}
 	for (r = KL_REGION_TEXT; r < KL_REGION_COUNT; r++) {
+		if (k->has_exact & (1u << r)) {
+			/* The kernel printed the base itself. */
+			v->disclosed |= 1u << r;
+			if (r != KL_REGION_TEXT) {
+				v->base[r] = k->exact[r];
+				continue;
+			}
+			if (!v->text_exact) {
+				v->text_base = v->base[r] = k->exact[r];
+				v->text_exact = 1;
+				v->entropy_bits = 0;
+			}
+			continue;
+		}
 		if (k->seen[r] == 0)
 			continue;
 		v->disclosed |= 1u << r;
@@ -510,6 +816,12 @@ kl_evidence_name(enum kl_evidence_kind kind)
 		[KL_EV_FRAME] = "frame",
 		[KL_EV_KALLSYMS] = "kallsyms",
 		[KL_EV_VALUE] = "value",
+		[KL_EV_REGISTER] = "register",
+		[KL_EV_KASLR_FAILED] = "kaslr-failed",
+		[KL_EV_LAYOUT_DUMP] = "layout-dump",
+		[KL_EV_FREED_RANGE] = "freed-range",
+		[KL_EV_LEAK_SOURCE] = "leak-source",
+		[KL_EV_MEMORY_MAP] = "memory-map",
 	};
 
 	if ((size_t)kind >= sizeof(names) / sizeof(names[0]) ||

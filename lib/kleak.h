@@ -670,6 +670,19 @@ enum kl_evidence_kind {
 	KL_EV_FRAME,			/* [<addr>] sym+off/size */
 	KL_EV_KALLSYMS,			/* runtime kallsyms line */
 	KL_EV_VALUE,			/* a leaked value of a region */
+	KL_EV_REGISTER,			/* pc/RIP/ra raw value + its symbol */
+	KL_EV_KASLR_FAILED,		/* randomisation failed, no slide */
+	KL_EV_LAYOUT_DUMP,		/* "modules : 0x..", ".text @ 0x.." */
+	KL_EV_FREED_RANGE,		/* "Freeing ... memory: nK (a - b)" */
+	KL_EV_LEAK_SOURCE,		/* another known leaky line shape */
+	KL_EV_MEMORY_MAP,		/* e820, EFI, zones, reservations */
+};
+
+/* What a line says of the KASLR state (kl_kaslr_state()). */
+enum kl_kaslr_state {
+	KL_KSTATE_NONE = 0,
+	KL_KSTATE_OFF,			/* opted out: the default layout */
+	KL_KSTATE_FAILED,		/* no random offset, not the default */
 };
 
 /* One piece of evidence, at its line. */
@@ -694,15 +707,27 @@ struct kl_kaslr {
 	unsigned		 votes[KL_SLIDES_MAX];
 	uint64_t		 seen[KL_REGION_COUNT];	/* values per region */
 	uint64_t		 low[KL_REGION_COUNT];	/* lowest value */
+	uint64_t		 exact[KL_REGION_COUNT]; /* base printed */
+	unsigned		 has_exact;	/* 1 << region */
+	int			 failed;	/* randomisation failed */
 	size_t			 nev;
 	uint64_t		 nev_total;
 	struct kl_evidence	 ev[KL_EVIDENCE_MAX];
+	/* Symbolised registers waiting for their raw values. */
+	struct kl_kaslr_reg {
+		uint64_t	 line;		/* of the symbol, 0: none */
+		uint64_t	 off;
+		char		 name[128];
+		uint64_t	 raw_line;	/* of the raw value, 0: none */
+		uint64_t	 raw;
+	}			 reg[2];	/* pc (epc, EIP), lr (ra) */
 };
 
 /* What a boot segment discloses. */
 struct kl_boot_verdict {
 	enum kl_arch_id		 arch;
 	int			 kaslr_off;
+	int			 kaslr_failed;
 	int			 has_slide;
 	uint64_t		 slide;
 	unsigned		 slide_votes;	/* evidence agreeing */
@@ -726,6 +751,10 @@ int		 kl_kaslr_line(struct kl_kaslr *, uint64_t, const uint8_t *,
 		     size_t);
 void		 kl_kaslr_value(struct kl_kaslr *, uint64_t, enum kl_region,
 		     uint64_t);
+void		 kl_kaslr_base(struct kl_kaslr *, uint64_t,
+		     enum kl_evidence_kind, enum kl_region, uint64_t, int);
+enum kl_kaslr_state kl_kaslr_state(const uint8_t *, size_t, size_t *,
+		     size_t *);
 int		 kl_kaslr_slide(const struct kl_kaslr *, uint64_t *);
 int		 kl_kaslr_symbol(const struct kl_kaslr *, uint64_t, char *,
 		     size_t);

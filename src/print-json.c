@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,14 +156,30 @@ json_begin(const struct input *in)
 	fputs("}\n", stdout);
 }
 
-/* Write the digits lower-cased with 0x as the value. */
+/* Are the n bytes at p hex digits? */
+static int
+all_hex(const uint8_t *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (!isxdigit(p[i]))
+			return (0);
+	return (1);
+}
+
+/*
+ * Write the digits lower-cased with 0x as the value; the number itself
+ * when the text is words ("Kernel Offset: disabled": 0x0).
+ */
 static void
 json_value(const struct kl_finding *f)
 {
 	char	v[24];
 	size_t	i, n;
 
-	if (f->text == NULL || f->textlen == 0 || f->textlen > 16) {
+	if (f->text == NULL || f->textlen == 0 || f->textlen > 16 ||
+	    !all_hex(f->text, f->textlen)) {
 		snprintf(v, sizeof(v), "0x%" PRIx64, f->value);
 		json_cstr(v);
 		return;
@@ -282,6 +299,7 @@ json_boot(const struct input *in, const struct bootrep *r)
 	json_cstr(r->has_map ? r->map : NULL);
 	json_hex("slide", v->has_slide, v->slide);
 	json_bool("kaslr_off", v->kaslr_off);
+	json_bool("kaslr_failed", v->kaslr_failed);
 	json_u64("slide_evidence", v->slide_votes);
 	json_u64("slide_conflicts", v->conflicts);
 	json_hex("text_base", v->text_base != 0, v->text_base);

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -184,14 +185,20 @@ put_record(const struct kl_record *r)
 	putchar(':');
 }
 
-/* The value as printed: 0x and the digits lower-cased, escaped. */
+/*
+ * The value as printed: 0x and the digits lower-cased, escaped; the
+ * number itself when the text is words ("Kernel Offset: disabled").
+ */
 static const char *
 value_text(const struct kl_finding *f)
 {
 	char	*p;
 	size_t	 i;
 
-	if (f->text == NULL || f->textlen == 0) {
+	for (i = 0; f->text != NULL && i < f->textlen; i++)
+		if (!isxdigit(f->text[i]))
+			break;
+	if (f->text == NULL || f->textlen == 0 || i < f->textlen) {
 		buf_reserve(&pt_digits, 24);
 		snprintf(pt_digits.p, pt_digits.size, "%" PRIx64, f->value);
 		pt_digits.len = strlen(pt_digits.p);

@@ -31,6 +31,65 @@ struct span {
 	uint64_t			 lo;
 	uint64_t			 hi;
 	const struct kl_leak_entry	*e;
+	int				 kind;	/* evidence of its values,
+						   -1: plain values */
+};
+
+/*
+ * The kasld line shapes (research/kasld-dmesg.md) among the leak
+ * sources, and what their values are evidence of.  With a region, the
+ * value named is that region's base as the kernel printed it (exact);
+ * without (KL_REGION_NONE), the findings of the line are values inside
+ * the region the scanner gives them; physical ones bound the physical
+ * base.
+ */
+static const struct {
+	const char		*id;
+	const char		*name;		/* the value, or NULL */
+	enum kl_evidence_kind	 kind;
+	enum kl_region		 region;
+} bases[] = {
+	{ "layout-text", "lo", KL_EV_LAYOUT_DUMP, KL_REGION_TEXT },
+	{ "relocated-text", "text", KL_EV_LAYOUT_DUMP, KL_REGION_TEXT },
+	{ "relocated-data", NULL, KL_EV_LAYOUT_DUMP, KL_REGION_NONE },
+	{ "layout-modules", "lo", KL_EV_LAYOUT_DUMP, KL_REGION_MODULES },
+	{ "layout-lowmem", "lo", KL_EV_LAYOUT_DUMP, KL_REGION_DIRECT_MAP },
+	{ "layout-vmalloc", "lo", KL_EV_LAYOUT_DUMP, KL_REGION_VMALLOC },
+	{ "s390-vmalloc-area", "lo", KL_EV_LAYOUT_DUMP, KL_REGION_VMALLOC },
+	{ "layout-vmemmap", "lo", KL_EV_LAYOUT_DUMP, KL_REGION_VMEMMAP },
+	{ "free-kernel-range", NULL, KL_EV_FREED_RANGE, KL_REGION_NONE },
+	{ "free-initrd-range", NULL, KL_EV_FREED_RANGE, KL_REGION_NONE },
+	{ "acpi-table-virt", NULL, KL_EV_LEAK_SOURCE, KL_REGION_NONE },
+	{ "ion-snapshot", NULL, KL_EV_LEAK_SOURCE, KL_REGION_NONE },
+	{ "component-ops", NULL, KL_EV_LEAK_SOURCE, KL_REGION_NONE },
+	{ "riscv-reloc-target", NULL, KL_EV_LEAK_SOURCE, KL_REGION_NONE },
+	{ "ppc-initrd", NULL, KL_EV_LEAK_SOURCE, KL_REGION_NONE },
+	{ "msr-rip", NULL, KL_EV_LEAK_SOURCE, KL_REGION_NONE },
+	{ "arm64-phys-offset", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "e820-map", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "e820-map-old", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "e820-ram-buffer", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "ramdisk", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "ramdisk-move", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "node-data", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "swiotlb-mapped", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "swiotlb-mapped-at", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "swiotlb-placing", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "crashkernel-range", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "crashkernel-mb", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "reserved-pool", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "cma-reserved", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "of-reserved-mem", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "opensbi-resv", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "fdt-ignored-range", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "efi-memmap", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "efi-memmap-x86", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "numa-fake-node", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "zone-range", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "node-range", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "initmem-node", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "arm-idmap", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
+	{ "acpi-table-phys", NULL, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL },
 };
 #define WAIT_BYTES	(8u << 20)	/* bytes of their copies */
 
@@ -52,6 +111,9 @@ static struct {
 	size_t			 nmaps;
 	struct kl_symdir	*dir;		/* --system-map-dir */
 	struct kl_leakdb	*db;		/* data/leak-sources */
+	int			*bix;		/* bases[] of each entry */
+	size_t			 nbix;
+	size_t			 nkind;		/* spans of ring with a kind */
 	struct kl_leakmatch	*lm;
 	struct kl_leak_hit	 hits[HITS_MAX];
 	struct span		 ring[RING][HITS_MAX];
@@ -88,6 +150,52 @@ hex_val(uint8_t c)
 	if (c <= '9')
 		return (c - '0');
 	return ((c | 0x20) - 'a' + 10);
+}
+
+/* The entry of bases[] for leak source e, by its id, or -1. */
+static int
+base_by_id(const struct kl_leak_entry *e)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+		if (strcmp(bases[i].id, e->id) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+/* Index bases[] by the position of the database's entries. */
+static void
+base_index(void)
+{
+	size_t	i, n = kl_leakdb_count(vs.db);
+
+	vs.bix = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*vs.bix));
+	vs.nbix = n;
+	for (i = 0; i < n; i++)
+		vs.bix[i] = base_by_id(kl_leakdb_entry(vs.db, i));
+}
+
+/*
+ * The entry of bases[] for leak source e, or -1: by its position among
+ * the database's entries (a lookup per hit), else by its id.
+ */
+static int
+base_of(const struct kl_leak_entry *e)
+{
+	const char	*e0, *e1;
+	size_t		 i;
+
+	if (vs.nbix >= 2) {
+		e0 = (const char *)kl_leakdb_entry(vs.db, 0);
+		e1 = (const char *)kl_leakdb_entry(vs.db, 1);
+		if ((const char *)e >= e0 && e1 > e0) {
+			i = (size_t)((const char *)e - e0) / (size_t)(e1 - e0);
+			if (i < vs.nbix && kl_leakdb_entry(vs.db, i) == e)
+				return (vs.bix[i]);
+		}
+	}
+	return (base_by_id(e));
 }
 
 /* Load the maps of the command line; exits on a map that cannot load. */
@@ -136,6 +244,7 @@ verdict_init(const struct cli *cli)
 		log_fatal("%s", err.msg);
 	if ((vs.lm = kl_leakmatch_new(vs.db)) == NULL)
 		log_fatal("out of memory");
+	base_index();
 }
 
 /* Free the maps and what waits. */
@@ -151,6 +260,7 @@ verdict_free(void)
 	kl_symdir_free(vs.dir);
 	kl_leakmatch_free(vs.lm);
 	kl_leakdb_free(vs.db);
+	free(vs.bix);
 	free(vs.w);
 	free(vs.arena);
 	memset(&vs, 0, sizeof(vs));
@@ -229,6 +339,7 @@ verdict_unit_begin(void)
 	vs.nw = 0;
 	vs.alen = 0;
 	vs.waiting = 0;
+	vs.nkind = 0;
 	memset(vs.nring, 0, sizeof(vs.nring));
 	boot_start();
 }
@@ -306,9 +417,28 @@ phys_value(const char *name)
 }
 
 /*
+ * The base a kasld layout-dump line prints (bases[] with a value name):
+ * "modules : 0xbf000000 - ...", ".text @ 0x...".  Every section of the
+ * image (".text", ".init", riscv's "kernel") is a candidate for the
+ * text base: the lowest wins (kl_kaslr_base()).
+ */
+static void
+exact_base(const struct kl_line *l, const struct kl_leak_hit *h, int b)
+{
+	size_t	j;
+
+	for (j = 0; j < h->nvalues; j++)
+		if (strcmp(h->v[j].name, bases[b].name) == 0 &&
+		    !h->v[j].overflow && h->v[j].len > 0)
+			kl_kaslr_base(&vs.k, l->line, bases[b].kind,
+			    bases[b].region, h->v[j].value, 1);
+}
+
+/*
  * The leak sources matching the line: remember where (for the rule of
- * the findings in those spans), and make a finding of region physical
- * of each physical address they carry.  Returns the findings made.
+ * the findings in those spans, and the evidence they are), make a
+ * finding of region physical of each physical address they carry, and
+ * take the bases that layout dumps print.  Returns the findings made.
  */
 static size_t
 leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
@@ -317,9 +447,12 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	const struct kl_leak_value *v;
 	struct span	*sp;
 	size_t		 n = l->len - l->msg, nh, i, j, k = 0, *ns;
-	int		 r;
+	int		 r, b;
 
 	ns = &vs.nring[vs.ringpos];
+	for (i = 0; i < *ns; i++)
+		if (vs.ring[vs.ringpos][i].kind >= 0)
+			vs.nkind--;
 	*ns = 0;
 	r = kl_leak_match(vs.lm, m, n, vs.hits, HITS_MAX);
 	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
@@ -328,6 +461,13 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 		sp->lo = l->offset + l->msg + vs.hits[i].off;
 		sp->hi = sp->lo + vs.hits[i].len;
 		sp->e = vs.hits[i].entry;
+		b = base_of(sp->e);
+		sp->kind = b >= 0 && bases[b].name == NULL &&
+		    bases[b].region == KL_REGION_NONE ? (int)bases[b].kind : -1;
+		if (sp->kind >= 0)
+			vs.nkind++;
+		if (b >= 0 && bases[b].name != NULL)
+			exact_base(l, &vs.hits[i], b);
 		if (sp->e->class != KL_LCLASS_PHYSICAL)
 			continue;
 		for (j = 0; j < vs.hits[i].nvalues; j++) {
@@ -336,8 +476,12 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 			    !phys_value(v->name))
 				continue;
 			/* The verdict counts it; findings only when asked. */
-			kl_kaslr_value(&vs.k, l->line, KL_REGION_PHYSICAL,
-			    v->value);
+			if (b >= 0)
+				kl_kaslr_base(&vs.k, l->line, bases[b].kind,
+				    KL_REGION_PHYSICAL, v->value, 0);
+			else
+				kl_kaslr_value(&vs.k, l->line,
+				    KL_REGION_PHYSICAL, v->value);
 			if (k < max && vs.physical)
 				line_finding(l, v->off, v->len, v->value,
 				    KL_REGION_PHYSICAL, sp->e->id,
@@ -350,9 +494,54 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 }
 
 /*
+ * A KASLR state line as a finding of region layout, at the word that
+ * says it ("disabled", "nokaslr"): "Kernel Offset: disabled", "KASLR
+ * disabled: 'nokaslr' on cmdline", "nokaslr" on the command line (off:
+ * the text is at the link-time default, which the distribution's
+ * System.map gives to anyone: severity high), "KASLR disabled due to
+ * lack of seed" (failed: the same place on every boot of the machine:
+ * medium).  Not made when rewriting: there is no number to rewrite.  The
+ * rules and notes are those of data/leak-sources (kernel-offset-disabled,
+ * kaslr-disabled, nokaslr-cmdline, kaslr-failed), which need not be
+ * loaded.  Returns 1, or 0.
+ */
+static size_t
+state_finding(const struct kl_line *l, int off, struct kl_finding *lf)
+{
+	const uint8_t	*m = l->text + l->msg;
+	size_t		 n = l->len - l->msg, at, len;
+	const char	*rule, *note;
+
+	if (kl_kaslr_state(m, n, &at, &len) == KL_KSTATE_NONE)
+		return (0);
+	if (!off) {
+		rule = "kaslr-failed";
+		note = "randomisation failed: the kernel sits at the same "
+		    "address on every boot of this machine";
+	} else if (n >= 14 && memcmp(m, "Kernel Offset:", 14) == 0) {
+		rule = "kernel-offset-disabled";
+		note = "the panic notifier says KASLR is off: the text is at "
+		    "the link-time default";
+	} else if (m[at] == 'n') {
+		rule = "nokaslr-cmdline";
+		note = "booted with nokaslr: the text sits at its default "
+		    "address, System.map gives every symbol";
+	} else {
+		rule = "kaslr-disabled";
+		note = "KASLR is off: the text is at the link-time default, "
+		    "every System.map address is live";
+	}
+	line_finding(l, at, len, 0, KL_REGION_LAYOUT, rule, note, lf);
+	lf->prefix = 0;
+	lf->severity = off ? KL_SEV_HIGH : KL_SEV_MEDIUM;
+	return (1);
+}
+
+/*
  * A framed line.  Returns the findings the line makes itself (at most
- * max, in out): the value of a Kernel Offset line (region layout), the
- * physical addresses of known leak sources (region physical).
+ * max, in out): the value of a Kernel Offset line and the words of a
+ * KASLR state line (region layout), the physical addresses of known
+ * leak sources (region physical).
  */
 size_t
 verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
@@ -361,12 +550,15 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 	const uint8_t	*m = l->text + l->msg, *p;
 	size_t		 n = l->len - l->msg, d, i, k = 0;
 	uint64_t	 v;
+	int		 r;
 
 	if (!active() || max == 0)
 		return (0);
 	release_line(l);
-	if (kl_kaslr_line(&vs.k, l->line, m, n) == 1 &&
-	    (p = memmem(m, n, lit, sizeof(lit) - 1)) != NULL) {
+	r = kl_kaslr_line(&vs.k, l->line, m, n);
+	if ((r == 2 || r == 3) && !vs.cli->redact)
+		k += state_finding(l, r == 2, out);
+	if (r == 1 && (p = memmem(m, n, lit, sizeof(lit) - 1)) != NULL) {
 		i = (size_t)(p - m) + sizeof(lit) - 1;
 		v = 0;
 		for (d = 0; i + d < n && d < 16 && is_hex(m[i + d]); d++)
@@ -423,14 +615,30 @@ verdict_symbol(const struct kl_finding *f)
 	return (vs.sym);
 }
 
-/* Count a leaked value for the bases of the segment. */
+/*
+ * Count a leaked value for the bases of the segment: as evidence of the
+ * known leak source it lies in (a freed range, an ACPI table...), else
+ * as a plain value.
+ */
 void
 verdict_value(const struct kl_finding *f)
 {
+	size_t	r, i;
+
 	if (!active() || f->suppressed != KL_SUP_NONE ||
 	    f->region == KL_REGION_LAYOUT || f->region == KL_REGION_PHYSICAL)
 		return;
 	kl_kaslr_set_arch(&vs.k, f->arch);
+	for (r = 0; vs.nkind > 0 && r < RING; r++)
+		for (i = 0; i < vs.nring[r]; i++)
+			if (vs.ring[r][i].kind >= 0 &&
+			    f->offset >= vs.ring[r][i].lo &&
+			    f->offset < vs.ring[r][i].hi) {
+				kl_kaslr_base(&vs.k, f->line, (enum
+				    kl_evidence_kind)vs.ring[r][i].kind,
+				    f->region, f->value, 0);
+				return;
+			}
 	kl_kaslr_value(&vs.k, f->line, f->region, f->value);
 }
 

@@ -7,7 +7,11 @@
 # addresses each and would drown everything else), then for everything:
 # inputs per detected arch, findings per arch (the finding's own "arch"
 # field), per region and per arch x region, suppressed look-alikes per
-# reason; then findings per corpus area and the inputs with the most.
+# reason; then findings per corpus area and the inputs with the most;
+# last, the boot segments of the logs: how many disclose each base
+# (text, direct map, physical, ...) and by which kind of evidence, with
+# the Debian System.map of qemu/ given by --system-map-dir so that the
+# QEMU boots can be checked against their map.
 #
 # usage: tests/bench/corpus-stats.sh [KLEAKSCAN [CORPUS]]
 #   KLEAKSCAN defaults to ./src/kleakscan (a build directory), then to
@@ -35,7 +39,10 @@ command -v python3 >/dev/null 2>&1 || {
 }
 CORPUS=$(cd "$CORPUS" && pwd)
 
-"$KLEAKSCAN" --json --show-suppressed "$CORPUS" | python3 -c '
+MAPS=
+[ -d "$CORPUS/qemu" ] && MAPS="--system-map-dir $CORPUS/qemu"
+# shellcheck disable=SC2086
+"$KLEAKSCAN" --json --show-suppressed $MAPS "$CORPUS" | python3 -c '
 import collections, json, sys
 
 corpus = sys.argv[1].rstrip("/") + "/"
@@ -82,6 +89,10 @@ per_file = collections.Counter()
 per_area = collections.Counter()
 area_inputs = collections.Counter()
 summary = None
+boots = 0
+slides = collections.Counter()
+disclosed = collections.Counter()
+by_kind = collections.defaultdict(collections.Counter)
 for raw in sys.stdin:
     e = json.loads(raw)
     t = e["type"]
@@ -97,6 +108,18 @@ for raw in sys.stdin:
         if not is_map(e["path"]):
             logs.end(e)
         area_inputs[area(e["path"])] += 1
+    elif t == "boot" and not is_map(e["path"]):
+        boots += 1
+        if e["slide"] is not None:
+            slides["with a slide"] += 1
+            if e["kaslr_off"]:
+                slides["of which KASLR off (slide 0)"] += 1
+        for r in e["disclosed"]:
+            disclosed[r] += 1
+            kinds = set(v["kind"] for v in e["evidence"]
+                        if v["region"] == r)
+            for k in kinds or ("(evidence list full)",):
+                by_kind[r][k] += 1
     elif t == "summary":
         summary = e
 
@@ -129,4 +152,13 @@ for a in sorted(area_inputs):
 print("\ninputs with the most findings")
 for p, n in per_file.most_common(15):
     print("  %-64s %6d" % (p, n))
+print("\nboot segments of the logs %d" % boots)
+for k, v in sorted(slides.items()):
+    print("  %-32s %7d" % (k, v))
+print("\nboots disclosing each base, and by which evidence (a boot counts")
+print("once per kind of evidence it has for that base)")
+for r, n in sorted(disclosed.items(), key=lambda kv: (-kv[1], kv[0])):
+    print("  %-32s %7d" % (r, n))
+    for k, m in sorted(by_kind[r].items(), key=lambda kv: (-kv[1], kv[0])):
+        print("    %-30s %7d" % (k, m))
 ' "$CORPUS"

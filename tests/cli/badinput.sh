@@ -148,7 +148,7 @@ ln -s ../b.report "$TMP/tree/sub/link"
 run -c "$TMP/tree"
 is_status 1 "a directory operand"
 is "$(printf '%s\n' "$OUT" | sort)" \
-    "$(printf '%s\n' "$TMP/tree/b.report:12" "$TMP/tree/sub/deeper/a.report:16" \
+    "$(printf '%s\n' "$TMP/tree/b.report:13" "$TMP/tree/sub/deeper/a.report:16" \
     "$TMP/tree/sub/empty:0" | sort)" \
     "a directory is walked: every file once, links and loops not followed"
 is "$ERR" "" "a directory walk: nothing on stderr"

@@ -221,14 +221,19 @@ todo_is "$(q sup hashed)" 0 \
 # arm64: Orange Pi 5, vendor 5.10 kernel, 39-bit VAs.  Boot part: the
 # rockchip-drm "bound ... (ops 0x...)" lines print component ops, const
 # data of the built-in driver, in the kernel image (5.10: modules end at
-# ffffffc010000000 where the image starts).
+# ffffffc010000000 where the image starts).  Line 133 "KASLR disabled
+# due to lack of seed" is a layout finding: the same place every boot.
 f=arm64-orangepi5-5.10-boot.dmesg
 scan "$TESTDATA/$f"
-basics "$f" 1 arm64-39 3 48
-is "$(q pos)" "$(norm "507:74 509:75 510:73")" "$f: the three ops pointers"
+basics "$f" 1 arm64-39 4 48
+is "$(q pos)" "$(norm "133:22 507:74 509:75 510:73")" \
+    "$f: the KASLR state and the three ops pointers"
+is "$(q at 133 22 | cut -d' ' -f1,2)" "layout -" \
+    "$f: 133:22 KASLR disabled due to lack of seed is layout"
+is "$(q field 133 22 rule)" kaslr-failed "$f: 133:22 by the rule kaslr-failed"
 is "$(q at 507 74 | cut -d' ' -f2-)" "- ffffffc01108a1f0" \
     "$f: 507:74 (ops 0xffffffc01108a1f0) is a finding"
-todo_is "$(q list)" "$(norm "507:74:text 509:75:text 510:73:text")" \
+todo_is "$(q list)" "$(norm "133:22:layout 507:74:text 509:75:text 510:73:text")" \
     "$f: ops pointers of a built-in driver are kernel image (text)" \
     "labelled modules: v5.10 modules end at ffffffc010000000"
 
@@ -265,15 +270,17 @@ run "$TESTDATA/$f"
 is "$OUT" "" "$f: text output is empty"
 
 # arm64: syzkaller 6.1 paging request in simple_xattr_alloc (GCE, no
-# KASLR: "Kernel Offset: disabled").
+# KASLR: "Kernel Offset: disabled", a layout finding of its own).
 f=arm64-syzkaller-6.1-oops.report
 scan "$TESTDATA/$f"
-basics "$f" 1 arm64 12 39
+basics "$f" 1 arm64 13 39
 exp="
 	35:29:vmalloc 36:29:vmalloc 38:30:direct-map 38:52:vmalloc
 	39:29:vmalloc 39:73:vmalloc 41:51:direct-map 42:51:vmalloc
-	42:73:direct-map 43:73:direct-map 45:51:vmalloc 47:73:vmemmap"
-is "$(q list)" "$(norm "$exp")" "$f: stack/image vmalloc, slab direct-map, page vmemmap"
+	42:73:direct-map 43:73:direct-map 45:51:vmalloc 47:73:vmemmap
+	71:39:layout"
+is "$(q list)" "$(norm "$exp")" \
+    "$f: stack/image vmalloc, slab direct-map, page vmemmap, KASLR off"
 is "$(q at 35 29)" "vmalloc - ffff80000fee3890" "$f: 35:29 sp : is a vmapped stack"
 is "$(q field 35 29 rule)" arm64-sp "$f: 35:29 by the leak source arm64-sp"
 is "$(q at 47 73)" "vmemmap - fffffc00032c8dc0" "$f: 47:73 x0 is a struct page"

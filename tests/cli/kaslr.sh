@@ -2,11 +2,14 @@
 # kaslr.sh - boot segments, the KASLR slide and symbols: per-boot slides
 # on a log of four real boots, the QEMU boots of the corpus against their
 # TRUTH.md with the real System.map, maps picked by release, findings
-# that wait for a later Kernel Offset line, and --verdict.
+# that wait for a later Kernel Offset line, and --verdict; register
+# dumps paired with small maps, KASLR state findings, bases printed by
+# layout dumps, freed ranges, other kasld shapes and memory maps.
 
 . "$(dirname "$0")/tap.sh"
 
-QEMU=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}/qemu
+CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+QEMU=$CORPUS/qemu
 FOUR=$TESTDATA/x86_64-qemu-6.1-four-boots.console
 SLICE=$TESTDATA/x86_64-debian-6.1.0-57-System.map.slice
 
@@ -55,11 +58,13 @@ import json, sys
 for l in open(sys.argv[1]):
     e = json.loads(l)
     if e["type"] == "finding":
-        print(e["line"], e["column"], e["region"], e["severity"], e["value"], e["rule"], e["boot"])
-' "$TMP/four.json")" "5 33 layout high 0x4200000 kernel-offset 0
-10 33 layout high 0x1f600000 kernel-offset 1
-15 33 layout high 0x2a400000 kernel-offset 2" \
-    "four boots: each Kernel Offset value is a layout finding at its digits"
+        print(e["line"], e["column"], e["region"], e["severity"], e["text"], e["value"], e["rule"], e["boot"])
+' "$TMP/four.json")" "5 33 layout high 4200000 0x4200000 kernel-offset 0
+10 33 layout high 1f600000 0x1f600000 kernel-offset 1
+15 33 layout high 2a400000 0x2a400000 kernel-offset 2
+17 75 layout high nokaslr 0x0 nokaslr-cmdline 3
+20 31 layout high disabled 0x0 kernel-offset-disabled 3" \
+    "four boots: each Kernel Offset value, nokaslr and Kernel Offset: disabled are layout findings"
 run --verdict "$FOUR"
 like "$OUT" '^boot 1, lines 6-10, 6\.1\.0-57-amd64, x86_64$' \
     "--verdict: the segment, its release and arch"
@@ -197,5 +202,83 @@ printf 'id: x\nbogus: y\n' >"$TMP/bad.ls"
 run --leak-sources "$TMP/bad.ls" "$UB"
 is_status 2 "a bad --leak-sources file: exit status 2"
 like "$ERR" "bad\\.ls:2: unknown key 'bogus'" "a bad --leak-sources file: the line named"
+
+# --- Register dumps: a raw value and its symbol in one oops. -----------
+# syzkaller's arm, riscv and x86 reports with a map written for the rule
+# (the real maps of those builds are not in the corpus).
+if [ -d "$CORPUS/syzkaller" ]; then
+	printf '%s\n' '80008000 T _text' '8054b718 T jffs2_parse_param' \
+	    '8054b8a4 T jffs2_fill_super' >"$TMP/arm.map"
+	"$KLEAKSCAN" --json --system-map "$TMP/arm.map" \
+	    "$CORPUS/syzkaller/report/551" >"$TMP/reg.json"
+	is "$(boots "$TMP/reg.json")" \
+	    "0 1-73 0x0 0x80008000 None arm.map text,kernel register@18,register@18,value@22" \
+	    "arm: PC is at / LR is at and pc : [<..>] lr : [<..>] give slide 0"
+	printf '%s\n' 'ffffffdfffe00000 T _text' \
+	    'ffffffdfffe8c6f0 T schedule_tail' >"$TMP/rv.map"
+	"$KLEAKSCAN" --json --system-map "$TMP/rv.map" \
+	    "$CORPUS/syzkaller/report/607" >"$TMP/reg.json"
+	is "$(boots "$TMP/reg.json" | cut -d' ' -f3,4,8)" \
+	    "0x200000 0xffffffe000000000 register@11,register@11,value@11,value@11,frame@24" \
+	    "riscv: epc : / ra : symbols, the raw epc ra line and a frame: a 2 MiB slide"
+	printf '%s\n' 'ffffffff81000000 T _text' \
+	    'ffffffff816112f0 T next_group' >"$TMP/x.map"
+	"$KLEAKSCAN" --json --system-map "$TMP/x.map" \
+	    "$CORPUS/syzkaller/guilty/15" >"$TMP/reg.json"
+	is "$(boots "$TMP/reg.json" | cut -d' ' -f3,4,8)" \
+	    "0x200000 0xffffffff81200000 register@9,value@4" \
+	    "x86: RIP: 0010:[<..>]  [<..>] next_group+0x5a/0x2e0 is a register"
+else
+	skip "register dumps" "no $CORPUS/syzkaller"
+fi
+
+# --- KASLR state lines are layout findings. ----------------------------
+OP=$TESTDATA/arm64-orangepi5-5.10-boot.dmesg
+"$KLEAKSCAN" --json "$OP" >"$TMP/op.json"
+is "$(boots "$TMP/op.json")" \
+    "0 1-520 None 0xffffffc011080000 5.10.110+ None text,physical memory-map@7,kaslr-failed@133,leak-source@507" \
+    "failed randomisation: evidence, no slide; ops pointers a kasld shape"
+is "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding" and e["region"] == "layout":
+        print(e["line"], e["column"], e["severity"], e["text"], e["value"], e["rule"])
+    if e["type"] == "boot":
+        print(e["kaslr_off"], e["kaslr_failed"], e["entropy_bits"])
+' "$TMP/op.json")" "133 22 medium disabled 0x0 kaslr-failed
+False True 9" \
+    "KASLR disabled due to lack of seed: a medium layout finding"
+run --redact --restrict=4 "$OP"
+is "$(printf '%s\n' "$OUT" | sed -n 133p)" "[    2.222565] KASLR disabled due to lack of seed" \
+    "--restrict=4 leaves the state words alone"
+
+# --- Bases the kernel printed. -----------------------------------------
+AK=$TESTDATA/arm-anyka-3.4-layout.dmesg
+"$KLEAKSCAN" --json "$AK" >"$TMP/ak.json"
+is "$(boots "$TMP/ak.json" | cut -d' ' -f3,4,7,8)" \
+    "0x0 0xc0008000 text,modules,direct-map,vmalloc,fixmap,kernel,physical value@10,value@24,layout-dump@26,value@26,layout-dump@27,layout-dump@28,value@28,layout-dump@29,memory-map@42" \
+    "arm layout dump: vmalloc, lowmem, modules and .text lines are bases"
+is "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "boot":
+        b = e["bases"]
+        print(b["text"], b["modules"], b["direct-map"], b["vmalloc"], e["text_base_exact"], e["entropy_bits"])
+' "$TMP/ak.json")" "0xc0008000 0xbf000000 0xc0000000 0xc3000000 True 0" \
+    "arm layout dump: the bases as printed, exact"
+if [ -f "$CORPUS/boot/surface-book__dmesg.txt" ]; then
+	"$KLEAKSCAN" --json "$CORPUS/boot/surface-book__dmesg.txt" >"$TMP/sb.json"
+	is "$(boots "$TMP/sb.json" | cut -d' ' -f3,4,7,8)" \
+	    "None 0xffffffff81e00000 text,direct-map,vmalloc,physical memory-map@21,value@66,freed-range@220,leak-source@286,freed-range@524,value@562" \
+	    "x86_64 4.4: Freeing ... (a - b) ranges, an ACPI SSDT address, e820"
+else
+	skip "freed ranges" "no $CORPUS/boot"
+fi
+"$KLEAKSCAN" --json "$UB" >"$TMP/ubb.json"
+is "$(boots "$TMP/ubb.json" | cut -d' ' -f7,8)" \
+    "direct-map,vmalloc,physical memory-map@11,value@873,value@877" \
+    "the e820 map is memory-map evidence of the physical base"
 
 done_testing

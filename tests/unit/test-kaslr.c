@@ -4,7 +4,10 @@
  * kallsyms lines of Debian 6.1.0-57-amd64 booted under QEMU (with the
  * true slides of their TRUTH.md), "Kernel Offset: disabled" and
  * nokaslr; frames paired with their symbols; impossible and conflicting
- * slides; region bases from leaked values.
+ * slides; region bases from leaked values; register dumps (the arm,
+ * riscv and x86 oopses of syzkaller's reports) paired with small maps
+ * written for the rule; the KASLR state words; bases printed by layout
+ * dumps and freed ranges.
  */
 #include "config.h"
 
@@ -308,6 +311,303 @@ t_qemu(void **state)
 	kl_sym_free(map);
 }
 
+/* A map from text (a few lines of System.map written for one rule). */
+static struct kl_symtab *
+mapof(const char *text)
+{
+	struct kl_error err;
+	struct kl_symtab *t;
+
+	memset(&err, 0, sizeof(err));
+	t = kl_sym_load_mem(text, strlen(text), "rule.map", &err);
+	assert_non_null(t);
+	return (t);
+}
+
+/*
+ * arm: syzkaller/report/551 lines 16-18 (5.10.2, vexpress): "PC is at"
+ * and "LR is at" name the symbols, "pc : [<..>] lr : [<..>]" the raw
+ * values.  With jffs2_parse_param at 0x8054b718 both say slide 0.
+ */
+static void
+t_register_arm(void **state)
+{
+	struct kl_symtab *t, *moved;
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+
+	(void)state;
+	t = mapof("80008000 T _text\n8054b718 T jffs2_parse_param\n"
+	    "8054b8a4 T jffs2_fill_super\n");
+	kl_kaslr_init(&k, KL_ARCH_ARM, t);
+	line(&k, 16, "PC is at jffs2_parse_param+0xa8/0x18c");
+	line(&k, 17, "LR is at jffs2_parse_param+0x98/0x18c");
+	line(&k, 18, "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: "
+	    "40000013");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0);
+	assert_int_equal(v.slide_votes, 2);
+	/* The map's _text, not arm's default 0xc0008000 (2G/2G split). */
+	assert_int_equal(v.text_base, 0x80008000);
+	assert_int_equal(v.nev, 2);
+	assert_int_equal(v.ev[0].kind, KL_EV_REGISTER);
+	assert_int_equal(v.ev[0].line, 18);
+	assert_string_equal(kl_evidence_name(v.ev[1].kind), "register");
+	/* A map 1 MiB off: slide 0x100000, impossible on arm. */
+	moved = mapof("80008000 T _text\n8044b718 T jffs2_parse_param\n");
+	kl_kaslr_init(&k, KL_ARCH_ARM, moved);
+	line(&k, 16, "PC is at jffs2_parse_param+0xa8/0x18c");
+	line(&k, 18, "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: "
+	    "40000013");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 0);
+	assert_int_equal(v.nev, 0);
+	/* The raw values far below the symbol belong to another dump. */
+	kl_kaslr_init(&k, KL_ARCH_ARM, t);
+	line(&k, 16, "PC is at jffs2_parse_param+0xa8/0x18c");
+	line(&k, 30, "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: "
+	    "40000013");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 0);
+	/* "PC is at 0x0" (syzkaller/report/676): no symbol, no pair. */
+	kl_kaslr_init(&k, KL_ARCH_ARM, t);
+	line(&k, 13, "PC is at 0x0");
+	line(&k, 15, "pc : [<00000000>]    lr : [<808eaab4>]    psr: "
+	    "60000013");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.nev, 0);
+	kl_sym_free(moved);
+	kl_sym_free(t);
+}
+
+/*
+ * riscv: syzkaller/report/607 lines 9-11 (5.11): "epc : f+off/size",
+ * " ra : f+off/size", then "epc : <raw> ra : <raw> sp : <raw>".  A map
+ * 2 MiB below gives slide 0x200000, twice.
+ */
+static void
+t_register_riscv(void **state)
+{
+	struct kl_symtab *t;
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+
+	(void)state;
+	t = mapof("ffffffdfffe00000 T _text\n"
+	    "ffffffdfffe8c6f0 T schedule_tail\n"
+	    "ffffffdfffe8c7a2 T schedule\n");
+	kl_kaslr_init(&k, KL_ARCH_RISCV64, t);
+	line(&k, 9, "epc : schedule_tail+0x72/0xb2");
+	line(&k, 10, " ra : schedule_tail+0x70/0xb2");
+	line(&k, 11, "epc : ffffffe00008c762 ra : ffffffe00008c760 sp : "
+	    "ffffffe00853fec0");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0x200000);
+	assert_int_equal(v.slide_votes, 2);
+	assert_int_equal(v.text_base, UINT64_C(0xffffffe000000000));
+	assert_int_equal(v.ev[0].kind, KL_EV_REGISTER);
+	assert_int_equal(v.ev[0].line, 11);
+	assert_int_equal(v.ev[0].value, 0x200000);
+	kl_sym_free(t);
+}
+
+/*
+ * x86: syzkaller/guilty/15 line 9 (4.x): "RIP: 0010:[<raw>]  [<raw>]
+ * f+off/size" is a register; the MSR fault line prints rIP raw beside
+ * %pS (arch/x86/mm/extable.c; the values are kasld-dmesg.md 4.11's
+ * invented ones); i386 printed "EIP: 0060:[<raw>]" then "EIP is at
+ * f+off/size" (the format of arch/x86/kernel/process_32.c before 4.10,
+ * values made up).
+ */
+static void
+t_register_x86(void **state)
+{
+	struct kl_symtab *t;
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+
+	(void)state;
+	t = mapof("ffffffff81000000 T _text\n"
+	    "ffffffff8107c6f0 T native_read_msr\n"
+	    "ffffffff8107c730 T native_write_msr\n"
+	    "ffffffff816112f0 T next_group\n"
+	    "ffffffff816115d0 T propagate_mnt\n");
+	kl_kaslr_init(&k, KL_ARCH_X86_64, t);
+	line(&k, 9, "RIP: 0010:[<ffffffff8181134a>]  [<ffffffff8181134a>] "
+	    "next_group+0x5a/0x2e0 fs/pnode.c:172");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide, 0x200000);
+	assert_int_equal(v.nev, 1);
+	assert_int_equal(v.ev[0].kind, KL_EV_REGISTER);
+	kl_kaslr_init(&k, KL_ARCH_X86_64, t);
+	line(&k, 3, "unchecked MSR access error: RDMSR from 0x1fc at rIP: "
+	    "0xffffffff8e07c6f7 (native_read_msr+0x7/0x40)");
+	/* Another symbol than the one at the address: another slide. */
+	line(&k, 4, "unchecked MSR access error: WRMSR to 0xe01 (tried to "
+	    "write 0x0000000000000000) at rIP: 0xffffffff8e07c8d4 "
+	    "(native_write_msr+0x4/0x30)");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide, 0xd000000);
+	assert_int_equal(v.slide_votes, 1);
+	assert_int_equal(v.conflicts, 0);	/* 0xd0001a0: not a slide */
+	assert_int_equal(v.ev[0].line, 3);
+	assert_int_equal(v.ev[0].kind, KL_EV_REGISTER);
+	kl_sym_free(t);
+	t = mapof("c1000000 T _text\nc1234550 T sysrq_handle_crash\n"
+	    "c1234570 T sysrq_handle_term\n");
+	kl_kaslr_init(&k, KL_ARCH_I386, t);
+	line(&k, 20, "EIP: 0060:[<c1434566>] EFLAGS: 00010246 CPU: 0");
+	line(&k, 21, "EIP is at sysrq_handle_crash+0x16/0x20");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide, 0x200000);
+	assert_int_equal(v.ev[0].kind, KL_EV_REGISTER);
+	assert_int_equal(v.ev[0].line, 21);
+	kl_sym_free(t);
+}
+
+/*
+ * The KASLR state words: arm64-syzkaller-6.1-oops.report:71, the
+ * Orange Pi 5 boot (line 133), the qemu nokaslr boot (line 79);
+ * a failed randomisation gives no slide.
+ */
+static void
+t_state(void **state)
+{
+	static const struct {
+		const char		*s;
+		enum kl_kaslr_state	 st;
+		size_t			 at;
+		size_t			 len;
+	} cases[] = {
+		{ "Kernel Offset: disabled", KL_KSTATE_OFF, 15, 8 },
+		{ "KASLR disabled due to lack of seed", KL_KSTATE_FAILED, 6,
+		    8 },
+		{ "Kernel command line: console=ttyS0 panic=-1 oops=panic "
+		    "loglevel=7 nokaslr dumpkallsyms", KL_KSTATE_OFF, 66, 7 },
+		{ "KASLR disabled on command line", KL_KSTATE_OFF, 6, 8 },
+		{ "KASLR is disabled.", KL_KSTATE_OFF, 9, 8 },
+		{ "KASLR disabled: CPU has no PRNG", KL_KSTATE_FAILED, 6, 8 },
+		/* An unknown wording says nothing (kasld's rule). */
+		{ "KASLR disabled for a reason of tomorrow", KL_KSTATE_NONE,
+		    0, 0 },
+		{ "Unknown kernel command line parameters \"nokaslr "
+		    "dumpkallsyms\", will be passed to user space.",
+		    KL_KSTATE_NONE, 0, 0 },
+	};
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+	size_t i, at, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		at = len = 0;
+		assert_int_equal(kl_kaslr_state((const uint8_t *)cases[i].s,
+		    strlen(cases[i].s), &at, &len), cases[i].st);
+		assert_int_equal(at, cases[i].at);
+		assert_int_equal(len, cases[i].len);
+	}
+	kl_kaslr_init(&k, KL_ARCH_ARM64_39, NULL);
+	assert_int_equal(line(&k, 133, cases[1].s), 3);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 0);
+	assert_int_equal(v.kaslr_off, 0);
+	assert_int_equal(v.kaslr_failed, 1);
+	assert_int_equal(v.nev, 1);
+	assert_int_equal(v.ev[0].kind, KL_EV_KASLR_FAILED);
+	assert_string_equal(kl_evidence_name(v.ev[0].kind), "kaslr-failed");
+	kl_kaslr_init(&k, KL_ARCH_ARM64, NULL);
+	assert_int_equal(line(&k, 71, cases[0].s), 2);
+	assert_int_equal(line(&k, 72, "Kernel Offset: 0x1f2e0000 from "
+	    "0xffff800008000000"), 1);
+}
+
+/*
+ * Bases the kernel printed: the "Virtual kernel memory layout" of
+ * boot/tf201log__dmesg.txt (2.6.36, arm: .init before .text), the
+ * loongarch "Kernel relocated by" line (kernel-facts 4.1), freed ranges
+ * of boot/surface-book__dmesg.txt (x86_64, 4.4) and a memory map.
+ */
+static void
+t_bases(void **state)
+{
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+
+	(void)state;
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	kl_kaslr_base(&k, 42, KL_EV_LAYOUT_DUMP, KL_REGION_VMALLOC,
+	    0xf0800000, 1);
+	kl_kaslr_base(&k, 43, KL_EV_LAYOUT_DUMP, KL_REGION_DIRECT_MAP,
+	    0xc0000000, 1);
+	kl_kaslr_base(&k, 45, KL_EV_LAYOUT_DUMP, KL_REGION_MODULES,
+	    0xbf000000, 1);
+	kl_kaslr_base(&k, 46, KL_EV_LAYOUT_DUMP, KL_REGION_TEXT,
+	    0xc0008000, 1);		/* .init */
+	kl_kaslr_base(&k, 47, KL_EV_LAYOUT_DUMP, KL_REGION_TEXT,
+	    0xc003a000, 1);		/* .text: higher, not the base */
+	kl_kaslr_value(&k, 42, KL_REGION_KERNEL, 0xf0800000);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0);
+	assert_int_equal(v.text_base, 0xc0008000);
+	assert_int_equal(v.text_exact, 1);
+	assert_int_equal(v.base[KL_REGION_MODULES], 0xbf000000);
+	assert_int_equal(v.base[KL_REGION_DIRECT_MAP], 0xc0000000);
+	assert_int_equal(v.base[KL_REGION_VMALLOC], 0xf0800000);
+	assert_int_equal(v.disclosed, 1u << KL_REGION_TEXT |
+	    1u << KL_REGION_MODULES | 1u << KL_REGION_DIRECT_MAP |
+	    1u << KL_REGION_VMALLOC | 1u << KL_REGION_KERNEL);
+	assert_int_equal(v.nev, 5);
+	assert_int_equal(v.ev[3].line, 46);
+	assert_string_equal(kl_evidence_name(v.ev[3].kind), "layout-dump");
+	/* A lower section start after a higher one takes its vote back. */
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	kl_kaslr_base(&k, 1, KL_EV_LAYOUT_DUMP, KL_REGION_TEXT,
+	    UINT64_C(0xffffffff85400000), 1);
+	kl_kaslr_base(&k, 2, KL_EV_LAYOUT_DUMP, KL_REGION_TEXT,
+	    UINT64_C(0xffffffff85200000), 1);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide, 0x4200000);
+	assert_int_equal(v.slide_votes, 1);
+	assert_int_equal(v.conflicts, 0);
+	/* loongarch's panic notifier: the slide itself. */
+	kl_kaslr_init(&k, KL_ARCH_LOONGARCH64, NULL);
+	assert_int_equal(line(&k, 7, "Kernel relocated by 0x3510000"), 1);
+	/* mips prints it with %pK: a hash is no slide. */
+	assert_int_equal(line(&k, 8, "Kernel relocated by 0x0000000012340000"),
+	    0);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide, 0x3510000);
+	assert_int_equal(v.slide_votes, 1);
+	assert_int_equal(v.text_base, UINT64_C(0x9000000003710000));
+	/* Freed ranges and a memory map: values inside, one line each. */
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	kl_kaslr_base(&k, 21, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL,
+	    0x100000, 0);
+	kl_kaslr_base(&k, 22, KL_EV_MEMORY_MAP, KL_REGION_PHYSICAL, 0, 0);
+	kl_kaslr_base(&k, 220, KL_EV_FREED_RANGE, KL_REGION_TEXT,
+	    UINT64_C(0xffffffff820b2000), 0);
+	kl_kaslr_base(&k, 524, KL_EV_FREED_RANGE, KL_REGION_DIRECT_MAP,
+	    UINT64_C(0xffff88003e6d0000), 0);
+	kl_kaslr_base(&k, 688, KL_EV_FREED_RANGE, KL_REGION_TEXT,
+	    UINT64_C(0xffffffff81f41000), 0);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 0);
+	assert_int_equal(v.text_exact, 0);
+	assert_int_equal(v.text_base, UINT64_C(0xffffffff81e00000));
+	assert_int_equal(v.base[KL_REGION_DIRECT_MAP],
+	    UINT64_C(0xffff880000000000));
+	assert_int_equal(v.base[KL_REGION_PHYSICAL], 0);
+	assert_int_equal(v.entropy_bits, 4);
+	assert_int_equal(v.nev, 3);
+	assert_int_equal(v.ev[0].kind, KL_EV_MEMORY_MAP);
+	assert_int_equal(v.ev[1].line, 220);
+	assert_string_equal(kl_evidence_name(v.ev[1].kind), "freed-range");
+	assert_int_equal(v.ev[2].line, 524);
+}
+
 int
 main(void)
 {
@@ -320,6 +620,11 @@ main(void)
 		cmocka_unit_test(t_conflict),
 		cmocka_unit_test(t_values),
 		cmocka_unit_test(t_qemu),
+		cmocka_unit_test(t_register_arm),
+		cmocka_unit_test(t_register_riscv),
+		cmocka_unit_test(t_register_x86),
+		cmocka_unit_test(t_state),
+		cmocka_unit_test(t_bases),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

@@ -72,6 +72,10 @@ static const struct lcase cases[] = {
 	{ "kaslr-disabled",
 	    "KASLR disabled: 'nokaslr' on cmdline.",
 	    "" },
+	/* syzkaller/report/661:264 */
+	{ "kernel-offset-disabled",
+	    "Kernel Offset: disabled",
+	    "" },
 	/* kasld-dmesg 4.15 (drivers/firmware/efi/libstub): EFI_RNG_PROTOCOL unavailable */
 	{ "efi-rng-unavailable",
 	    "EFI_RNG_PROTOCOL unavailable",
@@ -462,6 +466,7 @@ static const struct lcount data_counts[] = {
 	{ "fault-virtual-address", 6 },
 	{ "initmem-node", 6 },
 	{ "kaslr-failed", 1 },
+	{ "kernel-offset-disabled", 2 },
 	{ "kernel-offset-x86", 4 },
 	{ "last-pfn", 3 },
 	{ "layout-banner", 1 },
@@ -528,6 +533,7 @@ static const struct lcount corpus_counts[] = {
 	{ "kasan-page", 42 },
 	{ "kasan-shadow-row", 54 },
 	{ "kaslr-failed", 1 },
+	{ "kernel-offset-disabled", 143 },
 	{ "kernel-offset-x86", 5 },
 	{ "kfence-access", 3 },
 	{ "kmemleak-object", 12 },
@@ -679,8 +685,8 @@ test_all_entries(void **state)
 	size_t i, k, seen;
 
 	(void)state;
-	assert_int_equal(kl_leakdb_count(db), 96);
-	assert_null(kl_leakdb_entry(db, 96));
+	assert_int_equal(kl_leakdb_count(db), 97);
+	assert_null(kl_leakdb_entry(db, 97));
 	for (i = 0; i < kl_leakdb_count(db); i++) {
 		e = kl_leakdb_entry(db, i);
 		seen = 0;
@@ -725,7 +731,7 @@ test_metadata(void **state)
 	e = kl_leakdb_entry(db, 1);
 	assert_int_equal(e->families, 1u << KL_FAM_ARM64 |
 	    1u << KL_FAM_RISCV | 1u << KL_FAM_PPC);
-	e = kl_leakdb_entry(db, 18);
+	e = kl_leakdb_entry(db, 19);
 	assert_string_equal(e->id, "free-kernel-range");
 	assert_string_equal(e->fixed, "adb1fe9ae2ee (v4.10)");
 	/* "any": every family, and unknown (KL_FAM_NONE) too */
@@ -734,7 +740,10 @@ test_metadata(void **state)
 	e = kl_leakdb_entry(db, 6);
 	assert_string_equal(e->id, "kaslr-failed");
 	assert_int_equal(e->class, KL_LCLASS_LAYOUT);
-	e = kl_leakdb_entry(db, 94);
+	e = kl_leakdb_entry(db, 8);
+	assert_string_equal(e->id, "kernel-offset-disabled");
+	assert_int_equal(e->class, KL_LCLASS_LAYOUT);
+	e = kl_leakdb_entry(db, 95);
 	assert_string_equal(e->id, "unhashed-banner");
 }
 
@@ -796,8 +805,8 @@ test_negative(void **state)
 		    "[(____ptrval____)]",
 		"Freeing initrd memory: 20480K (00000000b5e40000 - "
 		    "00000000b7240000)",
-		/* modern forms that carry no address */
-		"Kernel Offset: disabled",
+		/* modern forms that carry no address (Kernel Offset:
+		   disabled does: kernel-offset-disabled) */
 		"Freeing unused kernel image (initmem) memory: 2748K",
 		"Freeing initrd memory: 20480K",
 		"RIP: 0010:__lock_acquire+0x61f/0x4b50",
@@ -1030,7 +1039,7 @@ test_load_file(void **state)
 		assert_string_equal(err.msg, PKGDATADIR "/leak-sources: "
 		    "No such file or directory");
 	else
-		assert_int_equal(kl_leakdb_count(d), 96);
+		assert_int_equal(kl_leakdb_count(d), 97);
 	kl_leakdb_free(d);
 	assert_int_equal(kl_leakdb_jit(db), kl_leakdb_jit(db) ? 1 : 0);
 }
