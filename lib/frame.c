@@ -222,17 +222,58 @@ fr_mday(const uint8_t *b, size_t n, size_t *ip)
 	return (1);
 }
 
+/* The 8 bytes at p as a number, p[0] in the low byte, on any host. */
+static inline uint64_t
+fr_load8(const uint8_t *p)
+{
+	uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&x, p, 8);
+#else
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		x = x << 8 | p[i];
+#endif
+	return (x);
+}
+
+/* Are the bytes of x that m selects (0xff each) all ASCII digits? */
+static inline int
+fr_swar_digits(uint64_t x, uint64_t m)
+{
+	uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0) & m;
+	uint64_t th = UINT64_C(0x3030303030303030) & m;
+
+	/* 0x30-0x3f, then no carry: + 6 keeps 0x30-0x39 below 0x40. */
+	return ((x & hi) == th &&
+	    ((x + (UINT64_C(0x0606060606060606) & m)) & hi) == th);
+}
+
+/*
+ * The value of eight decimal digits, x's low byte the most significant;
+ * only the low nibble of each byte counts (a zero byte or a space is 0).
+ */
+static inline uint64_t
+fr_swar_dec8(uint64_t x)
+{
+	x = ((x & UINT64_C(0x0f0f0f0f0f0f0f0f)) * 2561) >> 8;
+	x = ((x & UINT64_C(0x00ff00ff00ff00ff)) * 6553601) >> 16;
+	return (((x & UINT64_C(0x0000ffff0000ffff)) *
+	    UINT64_C(42949672960001)) >> 32);
+}
+
 /*
  * The common printk time "[%5lu.%06lu]" with at most five digits of
- * seconds, in one pass: the same result as the general loops of
- * fr_brtime() for that shape, which takes everything else.
+ * seconds, eight bytes at a time: the same result as the general loops
+ * of fr_brtime() for that shape, which takes everything else.
  */
 static inline int
 fr_brtime_fast(const uint8_t *b, size_t n, size_t *ip, int *hasp,
     uint64_t *usp)
 {
 	const uint8_t *p = b + *ip;
-	uint64_t s = 0, us = 0;
+	uint64_t lo, hi;
 	size_t j;
 
 	if (n - *ip < 14 || p[0] != '[' || p[6] != '.' || p[13] != ']')
@@ -241,18 +282,16 @@ fr_brtime_fast(const uint8_t *b, size_t n, size_t *ip, int *hasp,
 		continue;
 	if (j == 6)
 		return (0);
-	for (; j < 6; j++) {
-		if (!c_digit(p[j]))
-			return (0);
-		s = s * 10 + (p[j] - '0');
-	}
-	for (j = 7; j < 13; j++) {
-		if (!c_digit(p[j]))
-			return (0);
-		us = us * 10 + (p[j] - '0');
-	}
+	lo = fr_load8(p);	/* "[sssss.u": digits from p[j] to p[5] */
+	hi = fr_load8(p + 6);	/* ".uuuuuu]" */
+	if (!fr_swar_digits(lo, (~UINT64_C(0) << (8 * j)) &
+	    UINT64_C(0x0000ffffffffffff)) ||
+	    !fr_swar_digits(hi, UINT64_C(0x00ffffffffffff00)))
+		return (0);
+	/* Shifted so that the last digit is the top byte, the rest zeroed. */
 	*hasp = 1;
-	*usp = s * 1000000 + us;
+	*usp = fr_swar_dec8((lo << 16) & UINT64_C(0xffffffffff000000)) *
+	    1000000 + fr_swar_dec8((hi << 8) & UINT64_C(0xffffffffffff0000));
 	*ip += 14;
 	return (1);
 }
