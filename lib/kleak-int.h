@@ -48,8 +48,22 @@ kl_mul(size_t a, size_t b, size_t *r)
 	return (0);
 }
 
-/* candidate.c: the next run of eight hex digits. */
+/* AVX2 code under a target attribute, chosen at run time. */
+#if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
+#define KL_HEXRUN_AVX2	1
+#endif
+
+/* candidate.c: the next run of eight hex digits; candidates from one. */
 size_t		 kl_hexrun(const uint8_t *, size_t, size_t);
+size_t		 kl_hexrun_scalar(const uint8_t *, size_t, size_t);
+#ifdef __SSE2__
+size_t		 kl_hexrun_sse2(const uint8_t *, size_t, size_t);
+#endif
+#ifdef KL_HEXRUN_AVX2
+size_t		 kl_hexrun_avx2(const uint8_t *, size_t, size_t);
+#endif
+size_t		 kl_cand_fast_at(const uint8_t *, size_t, size_t, size_t,
+		     size_t *, unsigned, struct kl_token *, size_t, size_t *);
 
 /* Find needle in haystack (bytes). */
 const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);
