@@ -9,6 +9,13 @@
 
 #include "kleak.h"
 
+/* A function the compiler must not inline into its only caller. */
+#if defined(__GNUC__) || defined(__clang__)
+#define KL_NOINLINE	__attribute__((noinline))
+#else
+#define KL_NOINLINE
+#endif
+
 /* Byte classes for the candidate finder (candidate.c). */
 #define KL_C_HEX	0x1	/* 0-9 a-f A-F */
 #define KL_C_ALNUM	0x2	/* 0-9 a-z A-Z (a token boundary is not this) */

@@ -483,21 +483,20 @@ ensure_framed(struct kl_scan *sc, size_t hi)
 }
 
 /*
- * Scan buf[lo, hi) of the current line for tokens.  eol: hi is the end
- * of the line (buf[hi] is '\n' or the end of input).
+ * Find, classify and emit the tokens of buf[from, hi) of the current
+ * line, which may hold one.  Kept out of scan_segment(): most lines do
+ * not get here.
  */
-static int
-scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
+static KL_NOINLINE int
+scan_tokens(struct kl_scan *sc, size_t from, size_t hi, int eol,
     struct kl_error *err)
 {
 	const uint8_t *lb;
-	size_t from, next, n, i, ll, lstart, msg, run;
+	size_t next, n, i, ll, lstart, msg, run;
 	uint64_t lcol;
 	unsigned widths, flags = 0;
 	int rc, msg_head;
 
-	if (ensure_framed(sc, hi) != 0)
-		return (1);
 	/* The kept line: from its start, or from the window start. */
 	if (sc->ls != NO_LINE) {
 		lstart = sc->ls;
@@ -519,21 +518,7 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 		msg = 0;
 		msg_head = 0;
 	}
-	from = lo > lstart + msg ? lo : lstart + msg;
 	widths = sc->decided ? sc->widths : 3;
-	if (sc->opt->engine != KL_ENGINE_PCRE2 && from < hi) {
-		/* Lines without eight hex digits in a row hold no token. */
-		if (!sc->runok || sc->runfrom > from || sc->run < from ||
-		    (sc->run == sc->runlim && hi > sc->runlim)) {
-			sc->run = kl_hexrun(sc->buf, from, sc->len);
-			sc->runfrom = from;
-			sc->runlim = sc->len;
-			sc->runok = 1;
-		}
-		if (sc->run >= hi)
-			return (0);
-	}
-
 	while (from < hi) {
 		if (sc->opt->engine == KL_ENGINE_PCRE2)
 			n = kl_cand_pcre2(sc->eng, sc->md, sc->buf, hi, from,
@@ -569,6 +554,41 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 		from = next;
 	}
 	return (0);
+}
+
+/*
+ * Scan buf[lo, hi) of the current line for tokens.  eol: hi is the end
+ * of the line (buf[hi] is '\n' or the end of input).
+ */
+static int
+scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
+    struct kl_error *err)
+{
+	size_t from, lstart, msg;
+
+	if (ensure_framed(sc, hi) != 0)
+		return (1);
+	/* From the message start, or lo when a window cut the line. */
+	lstart = sc->ls != NO_LINE ? sc->ls : 0;
+	msg = 0;
+	if (sc->msg_abs >= sc->base + lstart)
+		msg = (size_t)(sc->msg_abs - sc->base - lstart);
+	from = lo > lstart + msg ? lo : lstart + msg;
+	if (from >= hi)
+		return (0);
+	if (sc->opt->engine != KL_ENGINE_PCRE2) {
+		/* Lines without eight hex digits in a row hold no token. */
+		if (!sc->runok || sc->runfrom > from || sc->run < from ||
+		    (sc->run == sc->runlim && hi > sc->runlim)) {
+			sc->run = kl_hexrun(sc->buf, from, sc->len);
+			sc->runfrom = from;
+			sc->runlim = sc->len;
+			sc->runok = 1;
+		}
+		if (sc->run >= hi)
+			return (0);
+	}
+	return (scan_tokens(sc, from, hi, eol, err));
 }
 
 /* Start a new line at buf[i] (unit offset base + i). */
