@@ -238,6 +238,21 @@ fr_load8(const uint8_t *p)
 	return (x);
 }
 
+/* How many of the low bytes of x are zero (8 if all). */
+static inline size_t
+fr_zero_bytes(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (x == 0 ? 8 : (size_t)__builtin_ctzll(x) / 8);
+#else
+	size_t k;
+
+	for (k = 0; k < 8 && (x & 0xff) == 0; k++)
+		x >>= 8;
+	return (k);
+#endif
+}
+
 /* Are the bytes of x that m selects (0xff each) all ASCII digits? */
 static inline int
 fr_swar_digits(uint64_t x, uint64_t m)
@@ -278,12 +293,11 @@ fr_brtime_fast(const uint8_t *b, size_t n, size_t *ip, int *hasp,
 
 	if (n - *ip < 14 || p[0] != '[' || p[6] != '.' || p[13] != ']')
 		return (0);
-	for (j = 1; j < 6 && p[j] == ' '; j++)
-		continue;
-	if (j == 6)
-		return (0);
 	lo = fr_load8(p);	/* "[sssss.u": digits from p[j] to p[5] */
 	hi = fr_load8(p + 6);	/* ".uuuuuu]" */
+	j = 1 + fr_zero_bytes((lo ^ UINT64_C(0x2020202020202020)) >> 8);
+	if (j >= 6)
+		return (0);
 	if (!fr_swar_digits(lo, (~UINT64_C(0) << (8 * j)) &
 	    UINT64_C(0x0000ffffffffffff)) ||
 	    !fr_swar_digits(hi, UINT64_C(0x00ffffffffffff00)))
@@ -784,7 +798,7 @@ static void
 fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
     enum kl_format format, struct kl_frame *f)
 {
-	size_t n = len < FRAME_WIN ? len : FRAME_WIN;
+	size_t n = len < FRAME_WIN ? len : FRAME_WIN, i;
 	int plain;
 
 	if (b[0] == ' ' &&
@@ -798,7 +812,13 @@ fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
 		return;
 	}
 	if (b[0] == '[') {
-		if (fr_dmesg(b, n, &f->msg, f, &plain)) {
+		/* Most lines: "[    1.234567] msg", as fr_dmesg() takes it. */
+		i = 0;
+		if (fr_brtime_fast(b, n, &i, &f->has_ts, &f->ts_us) &&
+		    i < n && b[i] == ' ') {
+			f->kind = KL_LINE_DMESG;
+			f->msg = fr_jmono(b, n, i + 1);
+		} else if (fr_dmesg(b, n, &f->msg, f, &plain)) {
 			f->kind = KL_LINE_DMESG;
 			if (plain)
 				f->msg = fr_jmono(b, n, f->msg);
