@@ -16,9 +16,12 @@
 #define KL_NOINLINE
 #endif
 
-/* Byte classes for the candidate finder (candidate.c). */
-#define KL_C_HEX	0x1	/* 0-9 a-f A-F */
-#define KL_C_ALNUM	0x2	/* 0-9 a-z A-Z (a token boundary is not this) */
+/* Byte classes for the candidate finder and the classifier (candidate.c). */
+#define KL_C_HEX	0x01	/* 0-9 a-f A-F */
+#define KL_C_ALNUM	0x02	/* 0-9 a-z A-Z (a token boundary is not this) */
+#define KL_C_WORD	0x04	/* 0-9 a-z A-Z _: a label word */
+#define KL_C_LABELSEP	0x08	/* space tab : [ < ( =: between label and value */
+#define KL_C_DUMP	0x10	/* hex digits, space, X < > ( ): a hex dump row */
 extern const uint8_t kl_ctype[256];
 
 /* Is c an ASCII letter or digit? */

@@ -191,6 +191,33 @@ t_values(void **state)
 	assert_true(t[1].value == 0x76543210ULL);
 }
 
+/* Each KL_C_* class of kl_ctype, against its definition. */
+static void
+t_ctype(void **state)
+{
+	unsigned c;
+	int hex, alnum;
+
+	(void)state;
+	for (c = 0; c < 256; c++) {
+		hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		    (c >= 'A' && c <= 'F');
+		alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		    (c >= 'A' && c <= 'Z');
+		assert_int_equal(!!(kl_ctype[c] & KL_C_HEX), hex);
+		assert_int_equal(!!(kl_ctype[c] & KL_C_ALNUM), alnum);
+		assert_int_equal(!!(kl_ctype[c] & KL_C_WORD),
+		    alnum || c == '_');
+		assert_int_equal(!!(kl_ctype[c] & KL_C_LABELSEP),
+		    c == ' ' || c == '\t' || c == ':' || c == '[' || c == '<' ||
+		    c == '(' || c == '=');
+		assert_int_equal(!!(kl_ctype[c] & KL_C_DUMP),
+		    hex || c == ' ' || c == 'X' || c == '<' || c == '>' ||
+		    c == '(' || c == ')');
+		assert_int_equal(kl_ctype[c] & ~0x1f, 0);
+	}
+}
+
 /* The first run of eight hex digits at or after i, byte by byte. */
 static size_t
 naive_hexrun(const uint8_t *b, size_t i, size_t len)
@@ -378,6 +405,7 @@ main(void)
 		cmocka_unit_test(t_edges),
 		cmocka_unit_test(t_resume),
 		cmocka_unit_test(t_hexval),
+		cmocka_unit_test(t_ctype),
 		cmocka_unit_test(t_hexrun),
 		cmocka_unit_test(t_cand_at),
 		cmocka_unit_test(t_values),
