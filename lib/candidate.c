@@ -124,30 +124,6 @@ hexrun_tail(const uint8_t *buf, size_t i, size_t len, unsigned k)
 	return (len);
 }
 
-/*
- * One 64-byte block at i with hex-digit mask m (bit k: buf[i + k]),
- * *carry hex digits ending just before it.  Returns the first run of
- * eight that ends in the block, or SIZE_MAX and the digits it ends with.
- */
-static inline size_t
-hexrun_block(uint64_t m, size_t i, unsigned *carry)
-{
-	uint64_t r;
-
-	/* A run that started in the blocks before. */
-	if (*carry > 0 && (~m == 0 || (unsigned)__builtin_ctzll(~m) >=
-	    8 - *carry))
-		return (i - *carry);
-	/* Bit k of r: bits k to k + 7 of m are set. */
-	r = m & m >> 1;
-	r &= r >> 2;
-	r &= r >> 4;
-	if (r != 0)
-		return (i + (size_t)__builtin_ctzll(r));
-	*carry = (unsigned)__builtin_clzll(~m);	/* < 8, m != ~0 */
-	return (SIZE_MAX);
-}
-
 /* kl_hexrun() one byte at a time. */
 size_t
 kl_hexrun_scalar(const uint8_t *buf, size_t i, size_t len)
@@ -170,6 +146,29 @@ hexmask16(const uint8_t *p)
 	d = _mm_cmplt_epi8(d, _mm_set1_epi8(-128 + 10));
 	l = _mm_cmplt_epi8(l, _mm_set1_epi8(-128 + 6));
 	return ((unsigned)_mm_movemask_epi8(_mm_or_si128(d, l)));
+}
+
+/*
+ * One 64-byte block at i with hex-digit mask m (bit k: buf[i + k]),
+ * *carry hex digits ending just before it.  Returns the first run of
+ * eight that ends in the block, or SIZE_MAX and the digits it ends with.
+ */
+static inline size_t
+hexrun_block(uint64_t m, size_t i, unsigned *carry)
+{
+	uint64_t r;
+
+	/* A run that started in the blocks before. */
+	if (*carry > 0 && (~m == 0 || kl_ctz64(~m) >= 8 - *carry))
+		return (i - *carry);
+	/* Bit k of r: bits k to k + 7 of m are set. */
+	r = m & m >> 1;
+	r &= r >> 2;
+	r &= r >> 4;
+	if (r != 0)
+		return (i + kl_ctz64(r));
+	*carry = (unsigned)__builtin_clzll(~m);	/* < 8, m != ~0 */
+	return (SIZE_MAX);
 }
 
 /* kl_hexrun() 64 bytes a step with SSE2 (every x86_64 has it). */

@@ -38,6 +38,23 @@ kl_isxdigit(uint8_t c)
 	return (kl_ctype[c] & KL_C_HEX) != 0;
 }
 
+/* The number of trailing zero bits of x, x != 0. */
+static inline unsigned
+kl_ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return ((unsigned)__builtin_ctzll(x));
+#else
+	unsigned n = 0;
+
+	while ((x & 1) == 0) {
+		x >>= 1;
+		n++;
+	}
+	return (n);
+#endif
+}
+
 /* Checked size_t addition: returns -1 on overflow. */
 static inline int
 kl_add(size_t a, size_t b, size_t *r)
