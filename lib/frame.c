@@ -412,6 +412,27 @@ fr_brcaller(const uint8_t *b, size_t n, size_t *ip)
 }
 
 /*
+ * The rest of a printk prefix from b[i], after a time (t: 1 a printk
+ * time, 2 a dmesg -T one, 0 none): a caller id, then one space.
+ * Sets *ip past it; *plainp as fr_dmesg().
+ */
+static int
+fr_dmesg_tail(const uint8_t *b, size_t n, size_t i, int t, size_t *ip,
+    const struct kl_frame *f, int *plainp)
+{
+	int c;
+
+	c = fr_brcaller(b, n, &i);
+	if (!t && !c)
+		return (0);
+	if (plainp != NULL)
+		*plainp = t == 1 && !c && f->has_ts && i < n && b[i] == ' ';
+	fr_ch(b, n, &i, ' ');
+	*ip = i;
+	return (1);
+}
+
+/*
  * Match the printk prefix at b[*ip]: a time, a caller id or both, then
  * one space.  *plainp says it was a bare "[sec.usec] " (no caller, no
  * util-linux decoration), the only shape journalctl writes.
@@ -421,19 +442,12 @@ fr_dmesg(
     const uint8_t *b, size_t n, size_t *ip, struct kl_frame *f, int *plainp)
 {
 	size_t i = *ip;
-	int t, c;
+	int t;
 
 	t = fr_brtime(b, n, &i, &f->has_ts, &f->ts_us);
 	if (!t)
 		t = fr_brctime(b, n, &i) ? 2 : 0;
-	c = fr_brcaller(b, n, &i);
-	if (!t && !c)
-		return (0);
-	if (plainp != NULL)
-		*plainp = t == 1 && !c && f->has_ts && i < n && b[i] == ' ';
-	fr_ch(b, n, &i, ' ');
-	*ip = i;
-	return (1);
+	return (fr_dmesg_tail(b, n, i, t, ip, f, plainp));
 }
 
 /*
@@ -799,7 +813,7 @@ fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
     enum kl_format format, struct kl_frame *f)
 {
 	size_t n = len < FRAME_WIN ? len : FRAME_WIN, i;
-	int plain;
+	int plain, ok;
 
 	if (b[0] == ' ' &&
 	    (prev == KL_LINE_KMSG || prev == KL_LINE_KMSG_CONT)) {
@@ -812,13 +826,19 @@ fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
 		return;
 	}
 	if (b[0] == '[') {
-		/* Most lines: "[    1.234567] msg", as fr_dmesg() takes it. */
+		/*
+		 * Most lines: "[    1.234567] msg", as fr_dmesg() takes it,
+		 * or a caller id after such a time.
+		 */
 		i = 0;
-		if (fr_brtime_fast(b, n, &i, &f->has_ts, &f->ts_us) &&
-		    i < n && b[i] == ' ') {
-			f->kind = KL_LINE_DMESG;
-			f->msg = fr_jmono(b, n, i + 1);
-		} else if (fr_dmesg(b, n, &f->msg, f, &plain)) {
+		if (!fr_brtime_fast(b, n, &i, &f->has_ts, &f->ts_us))
+			ok = fr_dmesg(b, n, &f->msg, f, &plain);
+		else if (i < n && b[i] == ' ') {
+			f->msg = i + 1;
+			ok = plain = 1;
+		} else
+			ok = fr_dmesg_tail(b, n, i, 1, &f->msg, f, &plain);
+		if (ok) {
 			f->kind = KL_LINE_DMESG;
 			if (plain)
 				f->msg = fr_jmono(b, n, f->msg);
