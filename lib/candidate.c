@@ -5,39 +5,59 @@
  * bounded on both sides by a byte that is not an ASCII letter or digit
  * ('_' and every byte >= 0x80 are boundaries), whose length is one of the
  * widths the architecture prints (8 or 16 digits).  kl_hexrun() finds
- * the next eight hex digits in a row, 32 bytes a step with SSE2 (every
- * x86_64 has it; other hosts use a byte table), so text without long
- * runs costs a few instructions per byte.
+ * the next eight hex digits in a row, 64 bytes a step with AVX2 when the
+ * CPU has it, else with SSE2 (every x86_64 has it; other hosts use a
+ * byte table), carrying a run over from one step to the next, so text
+ * without long runs costs about one instruction per byte.
  */
 #include "config.h"
 
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "kleak.h"
 #include "kleak-int.h"
 
-/* KL_C_HEX | KL_C_ALNUM per byte. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#ifdef KL_HEXRUN_AVX2
+#include <immintrin.h>
+#endif
+
+/* KL_C_* classes of each byte (kleak-int.h), checked by test-candidate.c. */
 const uint8_t kl_ctype[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0,
-	0, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
-	0, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x18, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x18, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x17, 0x17, 0x17, 0x17, 0x17, 0x17, 0x17, 0x17,
+	0x17, 0x17, 0x08, 0x00, 0x18, 0x08, 0x10, 0x00,
+	0x00, 0x17, 0x17, 0x17, 0x17, 0x17, 0x17, 0x06,
+	0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06,
+	0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06,
+	0x16, 0x06, 0x06, 0x08, 0x00, 0x00, 0x00, 0x04,
+	0x00, 0x17, 0x17, 0x17, 0x17, 0x17, 0x17, 0x06,
+	0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06,
+	0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x06,
+	0x06, 0x06, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
 /* Value of one hex digit (the caller checked it is one). */
@@ -86,6 +106,31 @@ hexval_unchecked(const uint8_t *p, size_t n)
 	return (x);
 }
 
+/*
+ * The scalar search from buf[i], k hex digits already counted just
+ * before it: kl_hexrun() of what the blocks left.
+ */
+static size_t
+hexrun_tail(const uint8_t *buf, size_t i, size_t len, unsigned k)
+{
+	for (; i < len; i++) {
+		if (!kl_isxdigit(buf[i])) {
+			k = 0;
+			continue;
+		}
+		if (++k == 8)
+			return (i - 7);
+	}
+	return (len);
+}
+
+/* kl_hexrun() one byte at a time. */
+size_t
+kl_hexrun_scalar(const uint8_t *buf, size_t i, size_t len)
+{
+	return (hexrun_tail(buf, i, len, 0));
+}
+
 #ifdef __SSE2__
 /* Bit k set when p[k] is a hex digit, for 16 bytes. */
 static inline unsigned
@@ -102,6 +147,85 @@ hexmask16(const uint8_t *p)
 	l = _mm_cmplt_epi8(l, _mm_set1_epi8(-128 + 6));
 	return ((unsigned)_mm_movemask_epi8(_mm_or_si128(d, l)));
 }
+
+/*
+ * One 64-byte block at i with hex-digit mask m (bit k: buf[i + k]),
+ * *carry hex digits ending just before it.  Returns the first run of
+ * eight that ends in the block, or SIZE_MAX and the digits it ends with.
+ */
+static inline size_t
+hexrun_block(uint64_t m, size_t i, unsigned *carry)
+{
+	uint64_t r;
+
+	/* A run that started in the blocks before. */
+	if (*carry > 0 && (~m == 0 || kl_ctz64(~m) >= 8 - *carry))
+		return (i - *carry);
+	/* Bit k of r: bits k to k + 7 of m are set. */
+	r = m & m >> 1;
+	r &= r >> 2;
+	r &= r >> 4;
+	if (r != 0)
+		return (i + kl_ctz64(r));
+	*carry = (unsigned)__builtin_clzll(~m);	/* < 8, m != ~0 */
+	return (SIZE_MAX);
+}
+
+/* kl_hexrun() 64 bytes a step with SSE2 (every x86_64 has it). */
+size_t
+kl_hexrun_sse2(const uint8_t *buf, size_t i, size_t len)
+{
+	uint64_t m;
+	size_t r;
+	unsigned carry = 0;
+
+	while (i <= len && len - i >= 64) {
+		m = (uint64_t)hexmask16(buf + i) |
+		    (uint64_t)hexmask16(buf + i + 16) << 16 |
+		    (uint64_t)hexmask16(buf + i + 32) << 32 |
+		    (uint64_t)hexmask16(buf + i + 48) << 48;
+		if ((r = hexrun_block(m, i, &carry)) != SIZE_MAX)
+			return (r);
+		i += 64;
+	}
+	return (hexrun_tail(buf, i, len, carry));
+}
+#endif
+
+#ifdef KL_HEXRUN_AVX2
+/* Bit k set when p[k] is a hex digit, for 32 bytes (AVX2). */
+__attribute__((target("avx2"))) static inline uint32_t
+hexmask32(const uint8_t *p)
+{
+	__m256i v, d, l;
+
+	v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+	/* As hexmask16(): a < b is b > a. */
+	d = _mm256_add_epi8(v, _mm256_set1_epi8(0x50));
+	l = _mm256_add_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)),
+	    _mm256_set1_epi8(0x1f));
+	d = _mm256_cmpgt_epi8(_mm256_set1_epi8(-128 + 10), d);
+	l = _mm256_cmpgt_epi8(_mm256_set1_epi8(-128 + 6), l);
+	return ((uint32_t)_mm256_movemask_epi8(_mm256_or_si256(d, l)));
+}
+
+/* kl_hexrun() 64 bytes a step with AVX2; the caller checked the CPU. */
+__attribute__((target("avx2"))) size_t
+kl_hexrun_avx2(const uint8_t *buf, size_t i, size_t len)
+{
+	uint64_t m;
+	size_t r;
+	unsigned carry = 0;
+
+	while (i <= len && len - i >= 64) {
+		m = (uint64_t)hexmask32(buf + i) |
+		    (uint64_t)hexmask32(buf + i + 32) << 32;
+		if ((r = hexrun_block(m, i, &carry)) != SIZE_MAX)
+			return (r);
+		i += 64;
+	}
+	return (hexrun_tail(buf, i, len, carry));
+}
 #endif
 
 /*
@@ -111,31 +235,15 @@ hexmask16(const uint8_t *p)
 size_t
 kl_hexrun(const uint8_t *buf, size_t i, size_t len)
 {
-	size_t k;
-#ifdef __SSE2__
-	uint32_t m;
-
-	/* 32 bytes a step: bit k of m & m>>1 & ... is a run of 8 at k. */
-	while (i <= len && len - i >= 32) {
-		m = hexmask16(buf + i) | (uint32_t)hexmask16(buf + i + 16) << 16;
-		m &= m >> 1;
-		m &= m >> 2;
-		m &= m >> 4;
-		m &= 0x1ffffff;		/* runs that end inside the 32 */
-		if (m != 0)
-			return (i + (size_t)__builtin_ctz(m));
-		i += 25;
-	}
+#ifdef KL_HEXRUN_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return (kl_hexrun_avx2(buf, i, len));
 #endif
-	for (k = 0; i < len; i++) {
-		if (!kl_isxdigit(buf[i])) {
-			k = 0;
-			continue;
-		}
-		if (++k == 8)
-			return (i - 7);
-	}
-	return (len);
+#ifdef __SSE2__
+	return (kl_hexrun_sse2(buf, i, len));
+#else
+	return (kl_hexrun_scalar(buf, i, len));
+#endif
 }
 
 /* Parse up to 16 hex digits into *v; -1 if any byte is not hex. */
@@ -185,21 +293,49 @@ size_t
 kl_cand_fast(const uint8_t *buf, size_t len, size_t from, unsigned widths,
     struct kl_token *out, size_t max, size_t *next)
 {
-	size_t i = from, n = 0, s, e, rl;
+	size_t first = SIZE_MAX;
+
+	return (kl_cand_fast_at(buf, len, len, from, &first, widths, out, max,
+	    next));
+}
+
+/*
+ * kl_cand_fast() for a caller that scans a longer buffer buf[0, lim) a
+ * piece buf[from, len) at a time: runs are sought up to lim, so that the
+ * search for the next run is one pass over the buffer, not a pass per
+ * piece.  *firstp is kl_hexrun(buf, from, lim) if the caller knows it
+ * (SIZE_MAX if not); on return it is kl_hexrun(buf, *next, lim), or
+ * SIZE_MAX when that is not known.
+ */
+size_t
+kl_cand_fast_at(const uint8_t *buf, size_t len, size_t lim, size_t from,
+    size_t *firstp, unsigned widths, struct kl_token *out, size_t max,
+    size_t *next)
+{
+	size_t i = from, n = 0, s, e, rl, first = *firstp;
 	int prefix;
 
+	*firstp = SIZE_MAX;
 	/* A run that started before from was the previous call's. */
 	if (i > 0 && i < len && kl_isxdigit(buf[i]) && kl_isxdigit(buf[i - 1]))
 		while (i < len && kl_isxdigit(buf[i]))
 			i++;
+	/* first is still the first run at or after i if i did not pass it. */
+	if (first < i || first > lim)
+		first = SIZE_MAX;
 	while (i < len) {
 		/*
 		 * The first eight hex digits in a row: buf[s - 1] is not one
 		 * (or s == i, where the last run ended or the scan began).
 		 */
-		s = kl_hexrun(buf, i, len);
-		if (s == len)
+		s = first != SIZE_MAX ? first : kl_hexrun(buf, i, lim);
+		first = SIZE_MAX;
+		if (s >= len || len - s < 8) {
+			/* None in the piece; s is the next one if past it. */
+			if (s >= len)
+				*firstp = s;
 			break;
+		}
 		e = s + 8;
 		while (e < len && kl_isxdigit(buf[e]))
 			e++;
@@ -209,6 +345,7 @@ kl_cand_fast(const uint8_t *buf, size_t len, size_t from, unsigned widths,
 		    left_bounded(buf, s, from, &prefix)) {
 			if (n == max) {
 				*next = prefix ? s - 2 : s;
+				*firstp = s;
 				return (n);
 			}
 			out[n].start = s;

@@ -65,6 +65,7 @@
 /* clang-format off */
 #define GIB		UINT64_C(0x40000000)
 #define LABEL_SCAN	32	/* bytes before a token searched for a label */
+#define LABEL_WORD_MAX	11	/* the longest of labels[], "PHYS_OFFSET" */
 #define DUMP_SCAN	192	/* bytes each side searched for a dump row */
 #define SYM_SCAN	128	/* bytes of a symbol name after a frame */
 #define RUN_MAX		64	/* digits counted in a neighbouring hex run */
@@ -328,18 +329,17 @@ kl_suppress_name(enum kl_suppress s)
 }
 
 /* Is c a byte that may stand between a label and its value? */
-static int
+static inline int
 is_labelsep(uint8_t c)
 {
-	return (c == ' ' || c == '\t' || c == ':' || c == '[' || c == '<' ||
-	    c == '(' || c == '=');
+	return ((kl_ctype[c] & KL_C_LABELSEP) != 0);
 }
 
 /* Is c part of a label word? */
-static int
+static inline int
 is_wordch(uint8_t c)
 {
-	return (kl_isalnum(c) || c == '_');
+	return ((kl_ctype[c] & KL_C_WORD) != 0);
 }
 
 /* Are the n bytes at p all hex digits? */
@@ -472,19 +472,28 @@ phrase_end(const uint8_t *w, size_t n)
 	}
 }
 
-/* The single-word label w[0, n), by binary search; NULL if none. */
+/*
+ * The single-word label w[0, n), n > 0, by binary search; NULL if none.
+ * Most steps are decided by the first byte.
+ */
 static const struct label *
 word_label(const uint8_t *w, size_t n)
 {
-	size_t lo = 0, hi = sizeof(labels) / sizeof(labels[0]), mid, i;
+	size_t lo = 0, hi = sizeof(labels) / sizeof(labels[0]), mid, i, k;
 	const char *t;
 	int d;
 
+	if (n > LABEL_WORD_MAX)
+		return (NULL);
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		t = labels[mid].s;
-		for (i = 0, d = 0; d == 0 && i < n && i < labels[mid].len; i++)
-			d = (int)w[i] - (int)(uint8_t)t[i];
+		d = (int)w[0] - (int)(uint8_t)t[0];
+		if (d == 0) {
+			k = n < labels[mid].len ? n : labels[mid].len;
+			for (i = 1; d == 0 && i < k; i++)
+				d = (int)w[i] - (int)(uint8_t)t[i];
+		}
 		if (d == 0)
 			d = n < labels[mid].len ? -1 : n > labels[mid].len;
 		if (d == 0)
@@ -943,11 +952,10 @@ is_joiner(uint8_t c)
 }
 
 /* Is c a byte of a hex dump row (digits, blanks, XX fill, markers)? */
-static int
+static inline int
 is_dumpch(uint8_t c)
 {
-	return (kl_isxdigit(c) || c == ' ' || c == 'X' || c == '<' ||
-	    c == '>' || c == '(' || c == ')');
+	return ((kl_ctype[c] & KL_C_DUMP) != 0);
 }
 
 /*

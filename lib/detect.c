@@ -147,7 +147,8 @@ skip_prefix(const uint8_t *p, const uint8_t *e)
 		} else if (e - p > 4 && *p >= '0' && *p <= '9' && p[1] >= '0' &&
 		    p[1] <= '9' && p[2] == ':' && p[3] == ' ' && p[4] == '[') {
 			q = p + 3; /* "NN: " of a z/VM console */
-		} else if (e - p > 8 && memcmp(p, "kernel: ", 8) == 0) {
+		} else if (*p == 'k' && e - p > 8 &&
+		    memcmp(p, "kernel: ", 8) == 0) {
 			q = p + 7; /* a syslog tag left by quoting */
 		} else if (*p == '[') {
 			mark = 0;

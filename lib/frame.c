@@ -222,37 +222,90 @@ fr_mday(const uint8_t *b, size_t n, size_t *ip)
 	return (1);
 }
 
+/* The 8 bytes at p as a number, p[0] in the low byte, on any host. */
+static inline uint64_t
+fr_load8(const uint8_t *p)
+{
+	uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&x, p, 8);
+#else
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		x = x << 8 | p[i];
+#endif
+	return (x);
+}
+
+/* How many of the low bytes of x are zero (8 if all). */
+static inline size_t
+fr_zero_bytes(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (x == 0 ? 8 : (size_t)__builtin_ctzll(x) / 8);
+#else
+	size_t k;
+
+	for (k = 0; k < 8 && (x & 0xff) == 0; k++)
+		x >>= 8;
+	return (k);
+#endif
+}
+
+/* Are the bytes of x that m selects (0xff each) all ASCII digits? */
+static inline int
+fr_swar_digits(uint64_t x, uint64_t m)
+{
+	uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0) & m;
+	uint64_t th = UINT64_C(0x3030303030303030) & m;
+
+	/* 0x30-0x3f, then no carry: + 6 keeps 0x30-0x39 below 0x40. */
+	return ((x & hi) == th &&
+	    ((x + (UINT64_C(0x0606060606060606) & m)) & hi) == th);
+}
+
+/*
+ * The value of eight decimal digits, x's low byte the most significant;
+ * only the low nibble of each byte counts (a zero byte or a space is 0).
+ */
+static inline uint64_t
+fr_swar_dec8(uint64_t x)
+{
+	x = ((x & UINT64_C(0x0f0f0f0f0f0f0f0f)) * 2561) >> 8;
+	x = ((x & UINT64_C(0x00ff00ff00ff00ff)) * 6553601) >> 16;
+	return (((x & UINT64_C(0x0000ffff0000ffff)) *
+	    UINT64_C(42949672960001)) >> 32);
+}
+
 /*
  * The common printk time "[%5lu.%06lu]" with at most five digits of
- * seconds, in one pass: the same result as the general loops of
- * fr_brtime() for that shape, which takes everything else.
+ * seconds, eight bytes at a time: the same result as the general loops
+ * of fr_brtime() for that shape, which takes everything else.
  */
 static inline int
 fr_brtime_fast(const uint8_t *b, size_t n, size_t *ip, int *hasp,
     uint64_t *usp)
 {
 	const uint8_t *p = b + *ip;
-	uint64_t s = 0, us = 0;
+	uint64_t lo, hi;
 	size_t j;
 
 	if (n - *ip < 14 || p[0] != '[' || p[6] != '.' || p[13] != ']')
 		return (0);
-	for (j = 1; j < 6 && p[j] == ' '; j++)
-		continue;
-	if (j == 6)
+	lo = fr_load8(p);	/* "[sssss.u": digits from p[j] to p[5] */
+	hi = fr_load8(p + 6);	/* ".uuuuuu]" */
+	j = 1 + fr_zero_bytes((lo ^ UINT64_C(0x2020202020202020)) >> 8);
+	if (j >= 6)
 		return (0);
-	for (; j < 6; j++) {
-		if (!c_digit(p[j]))
-			return (0);
-		s = s * 10 + (p[j] - '0');
-	}
-	for (j = 7; j < 13; j++) {
-		if (!c_digit(p[j]))
-			return (0);
-		us = us * 10 + (p[j] - '0');
-	}
+	if (!fr_swar_digits(lo, (~UINT64_C(0) << (8 * j)) &
+	    UINT64_C(0x0000ffffffffffff)) ||
+	    !fr_swar_digits(hi, UINT64_C(0x00ffffffffffff00)))
+		return (0);
+	/* Shifted so that the last digit is the top byte, the rest zeroed. */
 	*hasp = 1;
-	*usp = s * 1000000 + us;
+	*usp = fr_swar_dec8((lo << 16) & UINT64_C(0xffffffffff000000)) *
+	    1000000 + fr_swar_dec8((hi << 8) & UINT64_C(0xffffffffffff0000));
 	*ip += 14;
 	return (1);
 }
@@ -359,6 +412,27 @@ fr_brcaller(const uint8_t *b, size_t n, size_t *ip)
 }
 
 /*
+ * The rest of a printk prefix from b[i], after a time (t: 1 a printk
+ * time, 2 a dmesg -T one, 0 none): a caller id, then one space.
+ * Sets *ip past it; *plainp as fr_dmesg().
+ */
+static int
+fr_dmesg_tail(const uint8_t *b, size_t n, size_t i, int t, size_t *ip,
+    const struct kl_frame *f, int *plainp)
+{
+	int c;
+
+	c = fr_brcaller(b, n, &i);
+	if (!t && !c)
+		return (0);
+	if (plainp != NULL)
+		*plainp = t == 1 && !c && f->has_ts && i < n && b[i] == ' ';
+	fr_ch(b, n, &i, ' ');
+	*ip = i;
+	return (1);
+}
+
+/*
  * Match the printk prefix at b[*ip]: a time, a caller id or both, then
  * one space.  *plainp says it was a bare "[sec.usec] " (no caller, no
  * util-linux decoration), the only shape journalctl writes.
@@ -368,19 +442,12 @@ fr_dmesg(
     const uint8_t *b, size_t n, size_t *ip, struct kl_frame *f, int *plainp)
 {
 	size_t i = *ip;
-	int t, c;
+	int t;
 
 	t = fr_brtime(b, n, &i, &f->has_ts, &f->ts_us);
 	if (!t)
 		t = fr_brctime(b, n, &i) ? 2 : 0;
-	c = fr_brcaller(b, n, &i);
-	if (!t && !c)
-		return (0);
-	if (plainp != NULL)
-		*plainp = t == 1 && !c && f->has_ts && i < n && b[i] == ' ';
-	fr_ch(b, n, &i, ' ');
-	*ip = i;
-	return (1);
+	return (fr_dmesg_tail(b, n, i, t, ip, f, plainp));
 }
 
 /*
@@ -745,8 +812,8 @@ static void
 fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
     enum kl_format format, struct kl_frame *f)
 {
-	size_t n = len < FRAME_WIN ? len : FRAME_WIN;
-	int plain;
+	size_t n = len < FRAME_WIN ? len : FRAME_WIN, i;
+	int plain, ok;
 
 	if (b[0] == ' ' &&
 	    (prev == KL_LINE_KMSG || prev == KL_LINE_KMSG_CONT)) {
@@ -759,7 +826,19 @@ fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
 		return;
 	}
 	if (b[0] == '[') {
-		if (fr_dmesg(b, n, &f->msg, f, &plain)) {
+		/*
+		 * Most lines: "[    1.234567] msg", as fr_dmesg() takes it,
+		 * or a caller id after such a time.
+		 */
+		i = 0;
+		if (!fr_brtime_fast(b, n, &i, &f->has_ts, &f->ts_us))
+			ok = fr_dmesg(b, n, &f->msg, f, &plain);
+		else if (i < n && b[i] == ' ') {
+			f->msg = i + 1;
+			ok = plain = 1;
+		} else
+			ok = fr_dmesg_tail(b, n, i, 1, &f->msg, f, &plain);
+		if (ok) {
 			f->kind = KL_LINE_DMESG;
 			if (plain)
 				f->msg = fr_jmono(b, n, f->msg);

@@ -9,9 +9,19 @@
 
 #include "kleak.h"
 
-/* Byte classes for the candidate finder (candidate.c). */
-#define KL_C_HEX	0x1	/* 0-9 a-f A-F */
-#define KL_C_ALNUM	0x2	/* 0-9 a-z A-Z (a token boundary is not this) */
+/* A function the compiler must not inline into its only caller. */
+#if defined(__GNUC__) || defined(__clang__)
+#define KL_NOINLINE	__attribute__((noinline))
+#else
+#define KL_NOINLINE
+#endif
+
+/* Byte classes for the candidate finder and the classifier (candidate.c). */
+#define KL_C_HEX	0x01	/* 0-9 a-f A-F */
+#define KL_C_ALNUM	0x02	/* 0-9 a-z A-Z (a token boundary is not this) */
+#define KL_C_WORD	0x04	/* 0-9 a-z A-Z _: a label word */
+#define KL_C_LABELSEP	0x08	/* space tab : [ < ( =: between label and value */
+#define KL_C_DUMP	0x10	/* hex digits, space, X < > ( ): a hex dump row */
 extern const uint8_t kl_ctype[256];
 
 /* Is c an ASCII letter or digit? */
@@ -26,6 +36,23 @@ static inline int
 kl_isxdigit(uint8_t c)
 {
 	return (kl_ctype[c] & KL_C_HEX) != 0;
+}
+
+/* The number of trailing zero bits of x, x != 0. */
+static inline unsigned
+kl_ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return ((unsigned)__builtin_ctzll(x));
+#else
+	unsigned n = 0;
+
+	while ((x & 1) == 0) {
+		x >>= 1;
+		n++;
+	}
+	return (n);
+#endif
 }
 
 /* Checked size_t addition: returns -1 on overflow. */
@@ -48,8 +75,22 @@ kl_mul(size_t a, size_t b, size_t *r)
 	return (0);
 }
 
-/* candidate.c: the next run of eight hex digits. */
+/* AVX2 code under a target attribute, chosen at run time. */
+#if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
+#define KL_HEXRUN_AVX2	1
+#endif
+
+/* candidate.c: the next run of eight hex digits; candidates from one. */
 size_t		 kl_hexrun(const uint8_t *, size_t, size_t);
+size_t		 kl_hexrun_scalar(const uint8_t *, size_t, size_t);
+#ifdef __SSE2__
+size_t		 kl_hexrun_sse2(const uint8_t *, size_t, size_t);
+#endif
+#ifdef KL_HEXRUN_AVX2
+size_t		 kl_hexrun_avx2(const uint8_t *, size_t, size_t);
+#endif
+size_t		 kl_cand_fast_at(const uint8_t *, size_t, size_t, size_t,
+		     size_t *, unsigned, struct kl_token *, size_t, size_t *);
 
 /* Find needle in haystack (bytes). */
 const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);

@@ -92,6 +92,7 @@ struct kl_scan {
 	uint64_t		 seg_first;	/* first line of the segment */
 	struct kl_detect	 det;
 	enum kl_arch_id		 arch;		/* decided arch, AUTO: pending */
+	unsigned		 widths;	/* arch_widths(arch) */
 	int			 decided;
 	enum kl_arch_id		 prior;		/* last decided arch of unit */
 	struct kl_layout	 layout;
@@ -132,6 +133,7 @@ set_arch(struct kl_scan *sc, enum kl_arch_id id)
 	struct kl_error err;
 
 	sc->arch = id;
+	sc->widths = arch_widths(id);
 	sc->decided = 1;
 	if (kl_arch_layout(id, sc->opt->page_offset, &sc->layout, &err) == -1)
 		(void)kl_arch_layout(KL_ARCH_AUTO, 0, &sc->layout, &err);
@@ -153,7 +155,7 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	struct kl_finding f;
 	size_t lo, hi;
 
-	if ((arch_widths(sc->arch) & (t->len == 16 ? 2 : 1)) == 0)
+	if ((sc->widths & (t->len == 16 ? 2 : 1)) == 0)
 		return (0);
 	sc->st.candidates++;
 	if (msg > t->start)
@@ -396,6 +398,7 @@ new_segment(struct kl_scan *sc, uint64_t last)
 		kl_detect_init(&sc->det);
 		sc->decided = 0;
 		sc->arch = KL_ARCH_AUTO;
+		sc->widths = arch_widths(KL_ARCH_AUTO);
 	}
 	return (rc);
 }
@@ -480,21 +483,20 @@ ensure_framed(struct kl_scan *sc, size_t hi)
 }
 
 /*
- * Scan buf[lo, hi) of the current line for tokens.  eol: hi is the end
- * of the line (buf[hi] is '\n' or the end of input).
+ * Find, classify and emit the tokens of buf[from, hi) of the current
+ * line, which may hold one.  Kept out of scan_segment(): most lines do
+ * not get here.
  */
-static int
-scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
+static KL_NOINLINE int
+scan_tokens(struct kl_scan *sc, size_t from, size_t hi, int eol,
     struct kl_error *err)
 {
 	const uint8_t *lb;
-	size_t from, next, n, i, ll, lstart, msg;
+	size_t next, n, i, ll, lstart, msg, run;
 	uint64_t lcol;
 	unsigned widths, flags = 0;
 	int rc, msg_head;
 
-	if (ensure_framed(sc, hi) != 0)
-		return (1);
 	/* The kept line: from its start, or from the window start. */
 	if (sc->ls != NO_LINE) {
 		lstart = sc->ls;
@@ -516,28 +518,22 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 		msg = 0;
 		msg_head = 0;
 	}
-	from = lo > lstart + msg ? lo : lstart + msg;
-	widths = sc->decided ? arch_widths(sc->arch) : 3;
-	if (sc->opt->engine != KL_ENGINE_PCRE2 && from < hi) {
-		/* Lines without eight hex digits in a row hold no token. */
-		if (!sc->runok || sc->runfrom > from || sc->run < from ||
-		    (sc->run == sc->runlim && hi > sc->runlim)) {
-			sc->run = kl_hexrun(sc->buf, from, sc->len);
-			sc->runfrom = from;
-			sc->runlim = sc->len;
-			sc->runok = 1;
-		}
-		if (sc->run >= hi)
-			return (0);
-	}
-
+	widths = sc->decided ? sc->widths : 3;
 	while (from < hi) {
 		if (sc->opt->engine == KL_ENGINE_PCRE2)
 			n = kl_cand_pcre2(sc->eng, sc->md, sc->buf, hi, from,
 			    widths, sc->toks, TOKS, &next);
-		else
-			n = kl_cand_fast(sc->buf, hi, from, widths, sc->toks,
-			    TOKS, &next);
+		else {
+			/* sc->run is the first run at or after from. */
+			run = sc->run;
+			n = kl_cand_fast_at(sc->buf, hi, sc->len, from, &run,
+			    widths, sc->toks, TOKS, &next);
+			/* The next one, for this line or the lines after. */
+			sc->runok = run != SIZE_MAX;
+			sc->run = run;
+			sc->runfrom = next;
+			sc->runlim = sc->len;
+		}
 		for (i = 0; i < n; i++) {
 			struct kl_token t = sc->toks[i];
 			uint64_t abs = sc->base + t.start;
@@ -558,6 +554,41 @@ scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
 		from = next;
 	}
 	return (0);
+}
+
+/*
+ * Scan buf[lo, hi) of the current line for tokens.  eol: hi is the end
+ * of the line (buf[hi] is '\n' or the end of input).
+ */
+static int
+scan_segment(struct kl_scan *sc, size_t lo, size_t hi, int eol,
+    struct kl_error *err)
+{
+	size_t from, lstart, msg;
+
+	if (ensure_framed(sc, hi) != 0)
+		return (1);
+	/* From the message start, or lo when a window cut the line. */
+	lstart = sc->ls != NO_LINE ? sc->ls : 0;
+	msg = 0;
+	if (sc->msg_abs >= sc->base + lstart)
+		msg = (size_t)(sc->msg_abs - sc->base - lstart);
+	from = lo > lstart + msg ? lo : lstart + msg;
+	if (from >= hi)
+		return (0);
+	if (sc->opt->engine != KL_ENGINE_PCRE2) {
+		/* Lines without eight hex digits in a row hold no token. */
+		if (!sc->runok || sc->runfrom > from || sc->run < from ||
+		    (sc->run == sc->runlim && hi > sc->runlim)) {
+			sc->run = kl_hexrun(sc->buf, from, sc->len);
+			sc->runfrom = from;
+			sc->runlim = sc->len;
+			sc->runok = 1;
+		}
+		if (sc->run >= hi)
+			return (0);
+	}
+	return (scan_tokens(sc, from, hi, eol, err));
 }
 
 /* Start a new line at buf[i] (unit offset base + i). */
@@ -723,6 +754,7 @@ kl_scan_reset(struct kl_scan *sc)
 	else {
 		sc->decided = 0;
 		sc->arch = KL_ARCH_AUTO;
+		sc->widths = arch_widths(KL_ARCH_AUTO);
 		sc->st.arch = KL_ARCH_AUTO;
 	}
 }

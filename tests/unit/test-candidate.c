@@ -191,51 +191,204 @@ t_values(void **state)
 	assert_true(t[1].value == 0x76543210ULL);
 }
 
-/* kl_hexrun at every start over runs that cross the 32-byte steps. */
+/* Each KL_C_* class of kl_ctype, against its definition. */
+static void
+t_ctype(void **state)
+{
+	unsigned c;
+	int hex, alnum;
+
+	(void)state;
+	for (c = 0; c < 256; c++) {
+		hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		    (c >= 'A' && c <= 'F');
+		alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		    (c >= 'A' && c <= 'Z');
+		assert_int_equal(!!(kl_ctype[c] & KL_C_HEX), hex);
+		assert_int_equal(!!(kl_ctype[c] & KL_C_ALNUM), alnum);
+		assert_int_equal(!!(kl_ctype[c] & KL_C_WORD),
+		    alnum || c == '_');
+		assert_int_equal(!!(kl_ctype[c] & KL_C_LABELSEP),
+		    c == ' ' || c == '\t' || c == ':' || c == '[' || c == '<' ||
+		    c == '(' || c == '=');
+		assert_int_equal(!!(kl_ctype[c] & KL_C_DUMP),
+		    hex || c == ' ' || c == 'X' || c == '<' || c == '>' ||
+		    c == '(' || c == ')');
+		assert_int_equal(kl_ctype[c] & ~0x1f, 0);
+	}
+}
+
+/* The first run of eight hex digits at or after i, byte by byte. */
+static size_t
+naive_hexrun(const uint8_t *b, size_t i, size_t len)
+{
+	size_t j, d;
+
+	for (j = i; j + 8 <= len; j++) {
+		for (d = 0; d < 8 && kl_isxdigit(b[j + d]); d++)
+			continue;
+		if (d == 8)
+			return (j);
+	}
+	return (len);
+}
+
+/* kl_hexrun and each of its variants (the AVX2 one if the CPU has it). */
+static size_t (*const hexruns[])(const uint8_t *, size_t, size_t) = {
+	kl_hexrun, kl_hexrun_scalar,
+#ifdef __SSE2__
+	kl_hexrun_sse2,
+#endif
+#ifdef KL_HEXRUN_AVX2
+	kl_hexrun_avx2,
+#endif
+};
+#define NHEXRUNS	(sizeof(hexruns) / sizeof(hexruns[0]))
+
+/* kl_hexrun at every start over runs that cross the 64-byte steps. */
 static void
 t_hexrun(void **state)
 {
-	uint8_t b[160];
-	size_t i, j, k, want, len;
+	uint8_t b[400];
+	size_t i, k, len, v, pos;
 	uint32_t x = 1;
 
 	(void)state;
-	/* Exact positions: seven digits are not a run, eight are. */
-	memset(b, ' ', sizeof(b));
-	memcpy(b + 30, "1234567", 7);
-	memcpy(b + 40, "abcdefAB", 8);
-	assert_int_equal(kl_hexrun(b, 0, 100), 40);
-	assert_int_equal(kl_hexrun(b, 41, 100), 100);
-	assert_int_equal(kl_hexrun(b, 0, 47), 47);	/* cut at len */
-	assert_int_equal(kl_hexrun(b, 0, 48), 40);
-	memcpy(b + 24, "0123456789", 10);		/* over 32 */
-	assert_int_equal(kl_hexrun(b, 0, 100), 24);
-	assert_int_equal(kl_hexrun(b, 25, 100), 25);
-	assert_int_equal(kl_hexrun(b, 29, 100), 29);	/* to 37 */
-	assert_int_equal(kl_hexrun(b, 30, 100), 40);
-	assert_int_equal(kl_hexrun(b, 100, 100), 100);
+	for (v = 0; v < NHEXRUNS; v++) {
+		size_t (*hr)(const uint8_t *, size_t, size_t) = hexruns[v];
 
-	/* Against a byte-by-byte search, in pseudo-random text. */
-	for (k = 0; k < 200; k++) {
-		for (i = 0; i < sizeof(b); i++) {
-			x = x * 1103515245 + 12345;
-			b[i] = (x >> 16) % 4 != 0 ? "0aF9x:g\xff"[(x >> 20) % 4] :
-			    (uint8_t)(x >> 24);
+#ifdef KL_HEXRUN_AVX2
+		if (hr == kl_hexrun_avx2 && !__builtin_cpu_supports("avx2"))
+			continue;
+#endif
+		/* Exact positions: seven digits are not a run, eight are. */
+		memset(b, ' ', sizeof(b));
+		memcpy(b + 30, "1234567", 7);
+		memcpy(b + 40, "abcdefAB", 8);
+		assert_int_equal(hr(b, 0, 100), 40);
+		assert_int_equal(hr(b, 41, 100), 100);
+		assert_int_equal(hr(b, 0, 47), 47);	/* cut at len */
+		assert_int_equal(hr(b, 0, 48), 40);
+		memcpy(b + 24, "0123456789", 10);		/* over 32 */
+		assert_int_equal(hr(b, 0, 100), 24);
+		assert_int_equal(hr(b, 25, 100), 25);
+		assert_int_equal(hr(b, 29, 100), 29);	/* to 37 */
+		assert_int_equal(hr(b, 30, 100), 40);
+		assert_int_equal(hr(b, 100, 100), 100);
+		assert_int_equal(hr(b, 101, 100), 100);
+
+		/*
+		 * Seven digits and a dash, as in the no-address benchmark,
+		 * with one run of eight moved over every 64-byte seam.
+		 */
+		for (pos = 0; pos + 8 <= sizeof(b); pos++) {
+			for (i = 0; i < sizeof(b); i++)
+				b[i] = i % 8 == 7 ? '-' : "0123456789abcdef"[i % 16];
+			memcpy(b + pos, "fedcba98", 8);
+			for (i = 0; i < sizeof(b); i += 13) {
+				assert_int_equal(hr(b, i, sizeof(b)),
+				    naive_hexrun(b, i, sizeof(b)));
+				assert_int_equal(hr(b, i, pos + 7),
+				    naive_hexrun(b, i, pos + 7));
+			}
 		}
-		len = sizeof(b) - (k % 40);
-		for (i = 0; i <= len; i++) {
-			want = len;
-			for (j = i; j + 8 <= len; j++) {
-				size_t d = 0;
 
-				while (d < 8 && kl_isxdigit(b[j + d]))
-					d++;
-				if (d == 8) {
-					want = j;
-					break;
+		/* Against a byte-by-byte search, in pseudo-random text. */
+		for (k = 0; k < 100; k++) {
+			for (i = 0; i < sizeof(b); i++) {
+				x = x * 1103515245 + 12345;
+				b[i] = (x >> 16) % 8 != 0 ?
+				    "0aF9x:g\xff"[(x >> 20) % 4] :
+				    (uint8_t)(x >> 24);
+			}
+			len = sizeof(b) - (k % 80);
+			for (i = 0; i <= len; i++)
+				assert_int_equal(hr(b, i, len),
+				    naive_hexrun(b, i, len));
+		}
+	}
+}
+
+/* Compare two finder results: the tokens and where to resume. */
+static void
+same_tokens(const struct kl_token *a, size_t na, size_t nexta,
+    const struct kl_token *b, size_t nb, size_t nextb)
+{
+	size_t i;
+
+	assert_int_equal(na, nb);
+	assert_int_equal(nexta, nextb);
+	for (i = 0; i < na; i++) {
+		assert_int_equal(a[i].start, b[i].start);
+		assert_int_equal(a[i].len, b[i].len);
+		assert_int_equal(a[i].prefix, b[i].prefix);
+		assert_true(a[i].value == b[i].value);
+	}
+}
+
+/* kl_cand_fast_at over buf[0, lim) from a hint; check the hint it returns. */
+static size_t
+cand_at(const uint8_t *buf, size_t len, size_t lim, size_t from,
+    size_t first, struct kl_token *t, size_t *next)
+{
+	size_t n;
+
+	n = kl_cand_fast_at(buf, len, lim, from, &first, 3, t, 3, next);
+	if (first != SIZE_MAX)
+		assert_int_equal(first, kl_hexrun(buf, *next, lim));
+	return (n);
+}
+
+/*
+ * kl_cand_fast_at over a piece of a longer buffer, with the first run
+ * known (as the scanner knows it), unknown or wrong (before from), finds
+ * what kl_cand_fast finds in the piece alone, and hands back the next
+ * run after it when it knows it.
+ */
+static void
+t_cand_at(void **state)
+{
+	static const char *const pieces[] = {
+		"ffffffff81000000", "0x12345678", "deadbeef", "0X0000abcd",
+		"1234567", "ffff888012345678abc", " ", ":", "_", "x", "0x",
+		"[<", ">]", "g", "0xffffffffa0001234",
+	};
+	struct kl_token a[3], b[3];
+	uint8_t buf[200];
+	size_t i, k, len, lim, from, na, nb, nexta, nextb;
+	uint32_t x = 7;
+
+	(void)state;
+	for (k = 0; k < 300; k++) {
+		for (len = 0; len < 160;) {
+			const char *p;
+
+			x = x * 1103515245 + 12345;
+			p = pieces[(x >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+			for (i = 0; p[i] != '\0' && len < 160; i++)
+				buf[len++] = (uint8_t)p[i];
+		}
+		/* What follows the piece: a run, or text with a run later. */
+		memset(buf + len, k % 2 ? 'f' : ' ', sizeof(buf) - len);
+		memcpy(buf + sizeof(buf) - 9, "abcdef01", 8);
+		len -= k % 50;
+		for (lim = len; lim <= sizeof(buf); lim += sizeof(buf) - len) {
+			for (from = 0; from <= len; from++) {
+				nb = kl_cand_fast(buf, len, from, 3, b, 3, &nextb);
+				na = cand_at(buf, len, lim, from,
+				    kl_hexrun(buf, from, lim), a, &nexta);
+				same_tokens(a, na, nexta, b, nb, nextb);
+				na = cand_at(buf, len, lim, from, SIZE_MAX, a,
+				    &nexta);
+				same_tokens(a, na, nexta, b, nb, nextb);
+				if (from > 0) {
+					na = cand_at(buf, len, lim, from,
+					    from - 1, a, &nexta);
+					same_tokens(a, na, nexta, b, nb, nextb);
 				}
 			}
-			assert_int_equal(kl_hexrun(b, i, len), want);
+			if (lim == sizeof(buf))
+				break;
 		}
 	}
 }
@@ -252,7 +405,9 @@ main(void)
 		cmocka_unit_test(t_edges),
 		cmocka_unit_test(t_resume),
 		cmocka_unit_test(t_hexval),
+		cmocka_unit_test(t_ctype),
 		cmocka_unit_test(t_hexrun),
+		cmocka_unit_test(t_cand_at),
 		cmocka_unit_test(t_values),
 	};
 

@@ -811,6 +811,20 @@ test_every_label(void **state)
 		{ "$ 4", "register" },
 		{ "$24", "register" },
 	};
+	static const struct {
+		const char	*label;
+		const char	*rule;
+	} phys[] = {
+		{ "physical address", "not-kernel" },
+		{ "mem", "not-kernel" },
+		{ "range", "not-kernel" },
+		{ "phys", "not-kernel" },
+		{ "paddr", "not-kernel" },
+		{ "phys_addr", "not-kernel" },
+		{ "PHYS_OFFSET", "not-kernel" },
+		{ "PHYS_OFFSETS", "hashed" },
+		{ "rangeX", "hashed" },
+	};
 	struct kl_layout l;
 	struct kl_error e;
 	struct kl_verdict v;
@@ -833,6 +847,26 @@ test_every_label(void **state)
 		if (strcmp(v.rule, want[i].rule) != 0)
 			print_error("%s: got %s\n", buf, v.rule);
 		assert_string_equal(v.rule, want[i].rule);
+	}
+	/*
+	 * The physical labels, whose rule is "value" found or not: found,
+	 * a small raw value is not a hashed %p (the longest label too);
+	 * a longer word is no label.
+	 */
+	for (i = 0; i < sizeof(phys) / sizeof(phys[0]); i++) {
+		n = (size_t)snprintf(buf, sizeof(buf), "%s: 0x0000000080000000",
+		    phys[i].label);
+		memset(&c, 0, sizeof(c));
+		c.msg = (const uint8_t *)buf;
+		c.len = n;
+		c.tok = n - 16;
+		c.toklen = 16;
+		c.prefix = 1;
+		c.msg_head = 1;
+		kl_classify(&l, NULL, &c, UINT64_C(0x80000000), &v);
+		if (strcmp(v.rule, phys[i].rule) != 0)
+			print_error("%s: got %s\n", buf, v.rule);
+		assert_string_equal(v.rule, phys[i].rule);
 	}
 }
 

@@ -539,6 +539,42 @@ fill(size_t n, uint8_t c)
 	return (b);
 }
 
+/*
+ * The eight-bytes-at-a-time "[%5lu.%06lu]" of fr_brtime_fast() and the
+ * near misses it leaves to the general loops: each byte class at each
+ * position.
+ */
+static void
+t_brtime(void **state)
+{
+	static const struct fcase t[] = {
+		{ C("[99999.999999] x"), P, AUTO, D, 15, -1,
+		    TS(99999999999), 0 },
+		{ C("[12345.000001] x"), P, AUTO, D, 15, -1,
+		    TS(12345000001), 0 },
+		{ C("[    9.900000] x"), P, AUTO, D, 15, -1, TS(9900000), 0 },
+		{ C("[ 8070.605040]"), P, AUTO, D, 14, -1, TS(8070605040), 0 },
+		/* a space among the digits, none at all, ':' and '/' */
+		{ C("[ 1 23.000000] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[     .000000] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[    :.000000] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[    /.000000] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[    1.00000:] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[    1.00000a] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[    1.0 0000] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		{ C("[    1:000000] x"), P, AUTO, P, 0, -1, NOTS, 0 },
+		/* other widths: the general loops */
+		{ C("[    1.0000009] x"), P, AUTO, D, 16, -1, TS(1000000), 0 },
+		{ C("[123456.000001] x"), P, AUTO, D, 16, -1,
+		    TS(123456000001), 0 },
+		{ C("[    1.00001] x"), P, AUTO, D, 14, -1, TS(1000010), 0 },
+		{ C("[1.000002] x"), P, AUTO, D, 11, -1, TS(1000002), 0 },
+	};
+
+	(void)state;
+	RUN(t);
+}
+
 /* 64 KiB lines: prefixes are sought in a bounded window only. */
 static void
 t_long(void **state)
@@ -677,6 +713,7 @@ main(void)
 		cmocka_unit_test(t_journal),
 		cmocka_unit_test(t_plain),
 		cmocka_unit_test(t_hostile),
+		cmocka_unit_test(t_brtime),
 		cmocka_unit_test(t_long),
 		cmocka_unit_test(t_empty),
 		cmocka_unit_test(t_chain),
