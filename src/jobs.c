@@ -62,6 +62,12 @@ struct worker {
 	size_t		 job[DEPTH];	/* queue positions, in order */
 };
 
+/* Room for the descriptors that come with an input. */
+union fdmsg {
+	struct cmsghdr	h;
+	char		b[CMSG_SPACE(3 * sizeof(int))];
+};
+
 /* What the parent sends with an input: the fds come alongside. */
 struct jobmsg {
 	int		 is_stdin;
@@ -84,6 +90,8 @@ static struct {
 	size_t			 npool;
 	int			 stop;		/* -q: a leak was found */
 	int			 warned;	/* no temporary file, said so */
+	int			 in_stdin;	/* a job reads stdin ... */
+	size_t			 stdin_job;	/* ... at this position */
 } js;
 
 _Static_assert(sizeof(struct jobres) <= PIPE_BUF,
@@ -215,10 +223,7 @@ pop(void)
 static int
 recv_job(int sock, struct jobmsg *m, char *name, int *fds)
 {
-	union {
-		struct cmsghdr	h;
-		char		b[CMSG_SPACE(3 * sizeof(int))];
-	}		 cb;
+	union fdmsg	 cb;
 	struct msghdr	 mh;
 	struct iovec	 iov[2];
 	struct cmsghdr	*c;
@@ -488,10 +493,7 @@ idle_worker(void)
 int
 jobs_input(const char *name, const char *path, int fd, int is_stdin)
 {
-	union {
-		struct cmsghdr	h;
-		char		b[CMSG_SPACE(3 * sizeof(int))];
-	}		 cb;
+	union fdmsg	 cb;
 	struct msghdr	 mh;
 	struct iovec	 iov[2];
 	struct cmsghdr	*c;
@@ -502,6 +504,12 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	ssize_t		 r;
 
 	emit();
+	/* Standard input given twice: the second read starts at its end. */
+	while (!js.stop && is_stdin && js.in_stdin &&
+	    js.stdin_job >= js.head && !job_at(js.stdin_job)->done) {
+		collect();
+		emit();
+	}
 	while (!js.stop && (js.n >= js.qcap || (w = idle_worker()) == NULL)) {
 		collect();
 		emit();
@@ -561,6 +569,10 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	if (r != (ssize_t)(sizeof(m) + m.namelen))
 		log_fatal("cannot hand an input to a worker: %s",
 		    r == -1 ? strerror(errno) : "short write");
+	if (is_stdin) {
+		js.in_stdin = 1;
+		js.stdin_job = js.head + js.n;
+	}
 	j->w = (int)(w - js.w);
 	w->job[(w->first + w->busy) % DEPTH] = js.head + js.n;
 	w->busy++;

@@ -91,6 +91,14 @@ STDIN=$TMP/in ALSO_MERGED=1 same "errors, binary, stdin: --json" --json \
 STDIN=$TMP/in ALSO_MERGED=1 same "errors, binary, stdin: -c -s" -c -s \
     "$CORPUS/qemu" /nonexistent "$TMP/bin" - "$CORPUS/loghub" /nonexistent2
 
+# Standard input twice: the second read starts where the first ended.
+find "$CORPUS/qemu" -type f -name '*.log' | sort | xargs cat >"$TMP/big"
+for i in 1 2 3; do
+	STDIN=$TMP/big same "stdin twice, run $i: -c" -c - -
+done
+is "$(sed -n '1p;$p' "$TMP/j1.out" | tr '\n' ' ')" \
+    "(standard input):54 (standard input):0 " "stdin twice: all, then nothing"
+
 # -q: the error before the first leak is reported, the one after not.
 printf 'nothing here\n' >"$TMP/clean"
 STDIN=$TMP/in same "-q: stops at the first leak" -q "$TMP/clean" \
