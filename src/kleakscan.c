@@ -1015,6 +1015,7 @@ job_scan(void *arg, const char *name, const char *path, int fd,
 	run.jobs = 0;	/* a walk error is the parent's from here */
 	memset(&run.tot, 0, sizeof(run.tot));
 	run.leaked = 0;
+	run.stop = STOP_NONE;	/* -q in an input before: not this one's */
 	errs = log_errors();
 	stop = scan_input(name, path, fd, is_stdin);
 	r->tot = run.tot;
