@@ -14,7 +14,9 @@
  * its text members fed through the same unit callbacks.  Errors are
  * per unit: one line on stderr (and an event with --json), then the next
  * member or input.  The exit status is decided once, at the end: 0 clean,
- * 1 leaks, 2 errors (errors win, except -q with a leak).
+ * 1 leaks, 2 errors (errors win, except -q with a leak).  With -j N
+ * (jobs.c) each input is scanned the same way in a worker process and
+ * the parent puts the outputs in input order and sums the counters.
  */
 #include "config.h"
 
@@ -77,6 +79,7 @@ struct run {
 	int			 is_stdin;	/* the input is stdin */
 	enum stop		 stop;
 	int			 leaked;	/* a leak was found */
+	int			 jobs;		/* inputs go to workers */
 	struct totals		 tot;
 };
 
@@ -1006,7 +1009,10 @@ on_input(void *arg, const char *path, int fd)
 	int	stop;
 
 	(void)arg;
-	stop = scan_input(path, path, fd, 0);
+	if (run.jobs)
+		stop = jobs_input(path, path, fd, 0);
+	else
+		stop = scan_input(path, path, fd, 0);
 	close(fd);
 	return (stop);
 }
@@ -1018,6 +1024,10 @@ on_error(void *arg, const char *path, uint64_t line, const char *msg)
 	struct input	in;
 
 	(void)arg;
+	if (run.jobs) {
+		jobs_error(path, line, msg);
+		return;
+	}
 	memset(&in, 0, sizeof(in));
 	in.name = path;
 	in.namelen = strlen(path);
@@ -1031,7 +1041,86 @@ scan_stdin(void)
 	const char	*name;
 
 	name = run.cli->label != NULL ? run.cli->label : STDIN_NAME;
+	if (run.jobs)
+		return (jobs_input(name, NULL, STDIN_FILENO, 1));
 	return (scan_input(name, NULL, STDIN_FILENO, 1));
+}
+
+/* Worker: scan one input and say what came of it (jobs.c). */
+static void
+job_scan(void *arg, const char *name, const char *path, int fd,
+    int is_stdin, struct jobres *r)
+{
+	uint64_t	errs;
+	int		stop;
+
+	(void)arg;
+	run.jobs = 0;	/* a walk error is the parent's from here */
+	memset(&run.tot, 0, sizeof(run.tot));
+	run.leaked = 0;
+	run.stop = STOP_NONE;	/* -q in an input before: not this one's */
+	errs = log_errors();
+	stop = scan_input(name, path, fd, is_stdin);
+	r->tot = run.tot;
+	r->errors = log_errors() - errs;
+	r->leaked = run.leaked;
+	r->stop = stop;
+}
+
+/* Parent: add a worker's counters, in input order. */
+static void
+job_merge(void *arg, const struct jobres *r)
+{
+	const struct totals	*t = &r->tot;
+	size_t			 i;
+
+	(void)arg;
+	run.tot.inputs += t->inputs;
+	run.tot.skipped_binary += t->skipped_binary;
+	run.tot.errors += t->errors;
+	run.tot.bytes += t->bytes;
+	run.tot.lines += t->lines;
+	run.tot.findings += t->findings;
+	run.tot.boots += t->boots;
+	run.tot.unhashed += t->unhashed;
+	for (i = 0; i < KL_REGION_COUNT; i++) {
+		run.tot.region[i] += t->region[i];
+		run.tot.disclosed[i] += t->disclosed[i];
+	}
+	for (i = 0; i < KL_SUP_COUNT; i++)
+		run.tot.suppressed[i] += t->suppressed[i];
+	run.tot.slides += t->slides;
+	log_add_errors(r->errors);
+	if (r->leaked)
+		run.leaked = 1;
+}
+
+/* Parent: a walk error, in its place among the inputs. */
+static void
+job_error(void *arg, const char *path, uint64_t line, const char *msg)
+{
+	int	jobs;
+
+	jobs = run.jobs;
+	run.jobs = 0;
+	on_error(arg, path, line, msg);
+	run.jobs = jobs;
+}
+
+/* The number of workers: -j, else one per online CPU (--redact: one). */
+static unsigned
+jobs_count(const struct cli *cli)
+{
+	long	n;
+
+	if (cli->redact)
+		return (1);
+	if (cli->jobs != 0)
+		return (cli->jobs);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return (1);
+	return (n > JOBS_MAX ? JOBS_MAX : (unsigned)n);
 }
 
 /* Is path a directory (following symlinks)? */
@@ -1085,6 +1174,8 @@ main(int argc, char **argv)
 	static char	 obuf[STDOUT_BUFSIZE];
 	struct cli	 cli;
 	struct kl_error	 err;
+	struct jobs_ops	 jops;
+	unsigned	 n;
 	int		 i;
 
 	/* Big blocks to files and pipes; a terminal keeps line buffering. */
@@ -1136,7 +1227,20 @@ main(int argc, char **argv)
 	run.jops.entry = on_entry;
 	run.jops.error = on_jerror;
 
+	if ((n = jobs_count(&cli)) > 1) {
+		jops.arg = &run;
+		jops.scan = job_scan;
+		jops.merge = job_merge;
+		jops.error = job_error;
+		jops.out_failed = out_failed;
+		jobs_init(n, &jops);
+		run.jobs = 1;
+	}
 	scan_all(&cli);
+	if (run.jobs) {
+		jobs_finish();
+		run.jobs = 0;
+	}
 
 	if (cli.redact) {
 		(void)rewrite_finish(log_errors() == 0);

@@ -20,6 +20,7 @@
 #define READ_SIZE_MAX		(64 * 1024 * 1024)
 #define MAX_DEPTH_DEFAULT	8
 #define MAX_DEPTH_MAX		KL_INPUT_DEPTH_MAX
+#define JOBS_MAX		256
 
 /* What is printed per input (the last of -c, -l, -L wins). */
 enum mode {
@@ -69,6 +70,7 @@ struct cli {
 	size_t			 nmaps;
 	const char		*map_dir;	/* --system-map-dir */
 	const char		*leak_sources;	/* --leak-sources */
+	unsigned		 jobs;		/* -j, 0: not given */
 	int			 physical;	/* --physical */
 	int			 verdict;	/* --verdict */
 	char			**operands;
@@ -116,6 +118,28 @@ struct totals {
 	uint64_t	 disclosed[KL_REGION_COUNT]; /* segments disclosing */
 };
 
+/* What a worker sends back about its input (jobs.c). */
+struct jobres {
+	struct totals	 tot;
+	uint64_t	 errors;	/* errors counted */
+	int		 leaked;	/* a leak was found */
+	int		 stop;		/* -q: stop every input */
+};
+
+/* What jobs.c calls back. */
+struct jobs_ops {
+	void	*arg;
+	/* In a worker: scan one input, fill in its record. */
+	void	(*scan)(void *, const char *, const char *, int, int,
+		    struct jobres *);
+	/* In the parent, in input order: a worker's record. */
+	void	(*merge)(void *, const struct jobres *);
+	/* In the parent, in input order: a walk error. */
+	void	(*error)(void *, const char *, uint64_t, const char *);
+	/* Writing stdout failed with errnum: end as -j 1 would. */
+	void	(*out_failed)(int);
+};
+
 /* The report of one boot segment. */
 struct bootrep {
 	struct kl_boot		 b;
@@ -156,6 +180,12 @@ struct walk_cb {
 /* kleakscan.c */
 void		 out_check(void);
 enum kl_unit_kind unit_kind(enum kl_unit_kind);
+
+/* jobs.c */
+void		 jobs_init(unsigned, const struct jobs_ops *);
+int		 jobs_input(const char *, const char *, int, int);
+void		 jobs_error(const char *, uint64_t, const char *);
+void		 jobs_finish(void);
 
 /* rewrite.c */
 void		 rewrite_init(const struct cli *);
@@ -235,6 +265,7 @@ void		 log_warnx(const char *, ...) KL_PRINTFLIKE(1, 2);
 void		 log_usage(const char *, ...) KL_PRINTFLIKE(1, 2);
 _Noreturn void	 log_fatal(const char *, ...) KL_PRINTFLIKE(1, 2);
 uint64_t	 log_errors(void);
+void		 log_add_errors(uint64_t);
 void		*xmalloc(size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);

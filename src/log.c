@@ -113,6 +113,13 @@ log_warnx(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Count errors reported elsewhere (by a worker, jobs.c). */
+void
+log_add_errors(uint64_t n)
+{
+	log_nerrors += n;
+}
+
 /* Report a command line error and exit with status 2. */
 void
 log_usage(const char *fmt, ...)

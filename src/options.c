@@ -90,6 +90,8 @@ static const struct optdef optdefs[] = {
 	    "show standard input as NAME" },
 	{ "read-size", required_argument, OPT_READ_SIZE, "N",
 	    "read and scan N bytes at a time (for testing)" },
+	{ "jobs", required_argument, 'j', "N",
+	    "scan N inputs at once (one per CPU by default)" },
 	{ NULL, 0, 0, NULL, "Archives and compressed inputs (SIZE: bytes, K, M,"
 	    " G, T; 0: no limit):" },
 	{ "max-depth", required_argument, OPT_MAX_DEPTH, "N",
@@ -523,6 +525,13 @@ options_parse(int argc, char **argv, struct cli *cli)
 				log_usage("invalid read size '%s' (1 to %d)",
 				    optarg, READ_SIZE_MAX);
 			cli->read_size = (size_t)v;
+			break;
+		case 'j':
+			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||
+			    v > JOBS_MAX)
+				log_usage("invalid number of jobs '%s' (1 to %d)",
+				    optarg, JOBS_MAX);
+			cli->jobs = (unsigned)v;
 			break;
 		case OPT_MAX_DEPTH:
 			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||

@@ -40,14 +40,15 @@ RE='\b(0x)?ff[0-9a-f]{14}\b'
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# report JSON BYTES: medians of wall time, mean CPU time (user + system,
-# of the whole pipeline) and the ratio of each to kleakscan -c.  On a
-# busy machine the CPU times are the steadier figures.
+# report JSON BYTES [BASE]: medians of wall time, mean CPU time (user +
+# system, of the whole pipeline) and the ratio of each to BASE (default
+# kleakscan-c).  On a busy machine the CPU times are the steadier
+# figures.
 report() {
 	perl -MJSON::PP -e '
-	    my ($file, $bytes) = @ARGV;
+	    my ($file, $bytes, $base) = @ARGV;
 	    local $/; open my $fh, "<", $file or die; my $j = decode_json(<$fh>);
-	    my ($k) = grep { $_->{command} eq "kleakscan-c" } @{$j->{results}};
+	    my ($k) = grep { $_->{command} eq $base } @{$j->{results}};
 	    my $kc = $k->{user} + $k->{system};
 	    printf "%-21s %9s %7s %8s %7s %8s %8s\n", "command", "median s",
 	        "MB/s", "x klscan", "cpu s", "cpu MB/s", "x klscan";
@@ -57,7 +58,7 @@ report() {
 	        printf "%-21s %9.3f %7.0f %8.2f %7.3f %8.0f %8.2f\n",
 	            $r->{command}, $m, $bytes / $m / 1e6, $m / $k->{median},
 	            $c, $bytes / $c / 1e6, $c / $kc;
-	    }' "$1" "$2"
+	    }' "$1" "$2" "${3:-kleakscan-c}"
 }
 
 for input in addr noaddr; do
@@ -77,4 +78,32 @@ for input in addr noaddr; do
 	echo
 	echo "input: $input.log, $bytes bytes"
 	report "$DIR/$input.json" "$bytes"
+done
+
+# Parallel scanning (-j): many inputs (addr.log cut into 64 files at line
+# boundaries, and the corpus three times over: 2193 small files), and the
+# one big file, each with one worker and with two.
+if [ ! -s "$DIR/split/part.63" ]; then
+	rm -rf "$DIR/split"
+	mkdir -p "$DIR/split"
+	split -n l/64 -d -a 2 "$DIR/addr.log" "$DIR/split/part."
+fi
+if [ ! -d "$DIR/corpus3/c3" ]; then
+	rm -rf "$DIR/corpus3"
+	mkdir -p "$DIR/corpus3"
+	for i in 1 2 3; do
+		cp -R "$TOPSRC/../shared/corpus" "$DIR/corpus3/c$i"
+	done
+fi
+for input in split corpus3 addr.log; do
+	f=$DIR/$input
+	hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
+	    --export-json "$DIR/jobs-$input.json" \
+	    -n kleakscan-j1 "$KLEAKSCAN -j1 -c $f | cat >/dev/null" \
+	    -n kleakscan-j2 "$KLEAKSCAN -j2 -c $f | cat >/dev/null" \
+	    >/dev/null
+	bytes=$(find "$f" -type f -exec cat {} + | wc -c)
+	echo
+	echo "input: $input ($(find "$f" -type f | wc -l) files), $bytes bytes"
+	report "$DIR/jobs-$input.json" "$bytes" kleakscan-j1
 done

@@ -72,6 +72,7 @@ for long in $(cat "$TMP/help.long"); do
 	files-from) arg==/dev/null ;;
 	label) arg==x ;;
 	read-size) arg==7 ;;
+	jobs) arg==2 ;;
 	color) arg==never ;;
 	max-depth) arg==3 ;;
 	max-member-size) arg==64M ;;
