@@ -97,7 +97,7 @@ for i in 1 2 3; do
 	STDIN=$TMP/big same "stdin twice, run $i: -c" -c - -
 done
 is "$(sed -n '1p;$p' "$TMP/j1.out" | tr '\n' ' ')" \
-    "(standard input):54 (standard input):0 " "stdin twice: all, then nothing"
+    "(standard input):61 (standard input):0 " "stdin twice: all, then nothing"
 
 # -q: the error before the first leak is reported, the one after not.
 printf 'nothing here\n' >"$TMP/clean"
