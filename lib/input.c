@@ -109,6 +109,9 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "kleak.h"
 #include "kleak-int.h"
@@ -127,6 +130,7 @@
 #define RATIO_FLOOR	(UINT64_C(64) << 20)
 #define RETRY_MAX	4096		/* failed headers in a row */
 #define AHEAD_MAX	(UINT64_C(64) << 20) /* read ahead by a reader */
+#define OBUF		(256u << 10)	/* an ISA-L inflater's output */
 
 /* What a prefix starts. */
 enum cont {
@@ -141,6 +145,13 @@ enum stop {
 	ST_LIMIT,			/* max_total or max_ratio */
 	ST_IO,				/* read(2) failed */
 	ST_CB,				/* a callback asked to */
+};
+
+/* Where an ISA-L gzip inflater is in its stream. */
+enum zstate {
+	Z_MEMBER = 0,			/* inside a gzip member */
+	Z_AFTER,			/* after a member */
+	Z_PAD,				/* in zeros after the last member */
 };
 
 /* How a stream was delivered. */
@@ -183,6 +194,15 @@ struct lvl {
 	size_t		 lastn;
 	uint64_t	 gzsig;		/* gzip headers seen past byte 0 */
 	uint8_t		 hist[2];	/* last two bytes given */
+	int		 isal;		/* gzip inflated by ISA-L, no reader */
+	void		*ist;		/* its struct inflate_state */
+	uint8_t		*obuf;		/* its output buffer (OBUF) */
+	const uint8_t	*in;		/* source bytes not inflated yet */
+	size_t		 inlen;
+	enum zstate	 zs;
+	uint64_t	 members;	/* gzip members begun */
+	uint64_t	 mout;		/* output of the current member */
+	char		 zerr[96];	/* damage due after the output */
 };
 
 /* The state of one kl_input_fd() call. */
@@ -209,9 +229,12 @@ struct ictx {
 	uint8_t				*chunk;
 	uint8_t				*pre[LVL_MAX + 1];
 	uint8_t				*rbuf[LVL_MAX];
+	uint8_t				*obuf[LVL_MAX];
+	void				*ist[LVL_MAX];
 	char				*dname[LVL_MAX];
 	struct lvl			 lvl[LVL_MAX];
 	int				 crcok;
+	int				 noisal;	/* zlib for gzip */
 	uint32_t			 crctab[8][256];
 };
 /* clang-format on */
@@ -954,6 +977,9 @@ all_zero(const uint8_t *b, size_t n)
 
 static ssize_t src_next(
     struct ictx *, struct lvl *, const uint8_t **, uint8_t *, size_t, size_t);
+#ifdef HAVE_ISAL
+static ssize_t z_next(struct ictx *, struct lvl *, const uint8_t **, size_t);
+#endif
 
 /*
  * What follows the end of the gzip stream l: nothing (0), zeros only,
@@ -1092,6 +1118,10 @@ src_next(struct ictx *c, struct lvl *up, const uint8_t **pp, uint8_t *scratch,
 		max = SSIZE_MAX;
 	if (up == NULL)
 		return (fd_read(c, scratch, ssz < max ? ssz : max));
+#ifdef HAVE_ISAL
+	if (up->isal)
+		return (z_next(c, up, pp, max));
+#endif
 	if (up->eof)
 		return (0);
 	while (up->blklen == 0 && up->hole == 0) {
@@ -1156,6 +1186,178 @@ tail_keep(struct lvl *l, const uint8_t *p, size_t n)
 	memcpy(l->tail + keep, p, n);
 	l->ntail = keep + n;
 }
+
+#ifdef HAVE_ISAL
+/*
+ * The next source bytes of the ISA-L gzip stream l: the prefix again,
+ * then the source.  0 at its end (l->srceof), -1 on error.
+ */
+static int
+z_input(struct ictx *c, struct lvl *l)
+{
+	const uint8_t *p;
+	ssize_t r;
+
+	if (l->pos < l->prelen) {
+		l->in = l->pre + l->pos;
+		l->inlen = l->prelen - (size_t)l->pos;
+	} else {
+		r = src_next(c, l->up, &p, l->rbuf, RBUF, SIZE_MAX);
+		if (r < 0)
+			return (-1);
+		if (r == 0)
+			l->srceof = 1;
+		l->in = p;
+		l->inlen = (size_t)r;
+	}
+	l->pos += l->inlen;
+	return (0);
+}
+
+/* Damage of the gzip stream l, to report once its output is out. */
+static void
+z_damage(struct lvl *l, const char *msg)
+{
+	if (l->zerr[0] == '\0')
+		snprintf(l->zerr, sizeof(l->zerr), "%s", msg);
+}
+
+/*
+ * Why ISA-L stopped the member of l with ret: the same words as the
+ * libarchive path, so that messages do not depend on the inflater.  A
+ * checksum is the trailer's, the last eight bytes inflate took.
+ */
+static void
+z_fail(struct lvl *l, struct inflate_state *s, int ret)
+{
+	uint32_t want, len;
+
+	if (ret == ISAL_INCORRECT_CHECKSUM && l->ntail == 8) {
+		want = le32(l->tail);
+		len = le32(l->tail + 4);
+		if (len != (uint32_t)l->mout)
+			snprintf(l->zerr, sizeof(l->zerr),
+			    "gzip: length mismatch (stored %" PRIu32
+			    ", got %" PRIu32 ")",
+			    len, (uint32_t)l->mout);
+		else
+			snprintf(l->zerr, sizeof(l->zerr),
+			    "gzip: crc mismatch (stored %08" PRIx32
+			    ", computed %08" PRIx32 ")",
+			    want, s->crc);
+	} else if (l->members > 1 && l->mout == 0 &&
+	    (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD))
+		z_damage(l, "gzip: data after the end of the compressed stream");
+	else
+		z_damage(l, "gzip decompression failed");
+}
+
+/*
+ * Inflate the next block of the gzip stream l into l->obuf (l->blk),
+ * or find its end (l->eof) or damage (l->zerr).  Members follow each
+ * other as gzip -d reads them; zeros after the last are padding; other
+ * bytes after it are damage.  -1 when the source cannot be read.
+ */
+static int
+z_fill(struct ictx *c, struct lvl *l)
+{
+	struct inflate_state *s = l->ist;
+	size_t used, made, avail;
+	int ret;
+
+	for (;;) {
+		if (l->inlen == 0 && !l->srceof && z_input(c, l) < 0)
+			return (-1);
+		if (l->zs == Z_PAD) {
+			if (!all_zero(l->in, l->inlen)) {
+				z_damage(l, "gzip: data after the end of the "
+					    "compressed stream");
+				return (0);
+			}
+			l->inlen = 0;
+			if (l->srceof) {
+				l->eof = 1;
+				return (0);
+			}
+			continue;
+		}
+		if (l->zs == Z_AFTER) {
+			if (l->inlen == 0) {
+				l->eof = 1;
+				return (0);
+			}
+			if (l->in[0] == 0) {
+				l->zs = Z_PAD;
+				continue;
+			}
+			if (l->in[0] != 0x1f ||
+			    (l->inlen > 1 && l->in[1] != 0x8b)) {
+				z_damage(l, "gzip: data after the end of the "
+					    "compressed stream");
+				return (0);
+			}
+			isal_inflate_reset(s);
+			s->crc_flag = ISAL_GZIP;
+			l->zs = Z_MEMBER;
+			l->members++;
+			l->mout = 0;
+		}
+		avail = l->inlen < UINT32_MAX ? l->inlen : UINT32_MAX;
+		s->next_in = (uint8_t *)(uintptr_t)l->in;
+		s->avail_in = (uint32_t)avail;
+		s->next_out = l->obuf;
+		s->avail_out = OBUF;
+		ret = isal_inflate(s);
+		used = avail - s->avail_in;
+		made = OBUF - s->avail_out;
+		tail_keep(l, l->in, used);
+		l->in += used;
+		l->inlen -= used;
+		l->mout += made;
+		if (ret != ISAL_DECOMP_OK)
+			z_fail(l, s, ret);
+		else if (s->block_state == ISAL_BLOCK_FINISH)
+			l->zs = Z_AFTER;
+		else if (made == 0 && l->inlen == 0 && l->srceof)
+			z_damage(l, "gzip: truncated gzip input");
+		l->blk = l->obuf;
+		l->blklen = made;
+		if (made > 0 || l->zerr[0] != '\0')
+			return (0);
+	}
+}
+
+/* src_next() for the ISA-L gzip stream up. */
+static ssize_t
+z_next(struct ictx *c, struct lvl *up, const uint8_t **pp, size_t max)
+{
+	size_t n;
+
+	for (;;) {
+		if (up->blklen > 0) {
+			n = up->blklen < max ? up->blklen : max;
+			*pp = up->blk;
+			up->blk += n;
+			up->blklen -= n;
+			up->out += n;
+			return ((ssize_t)n);
+		}
+		if (up->hurt)
+			return (-1);
+		if (up->zerr[0] != '\0') {
+			cause_set(c, KL_EFORMAT, 0, "%s", up->zerr);
+			up->hurt = 1;
+			return (-1);
+		}
+		if (up->eof)
+			return (0);
+		if (z_fill(c, up) < 0) {
+			up->hurt = 1;
+			return (-1);
+		}
+	}
+}
+#endif
 
 /*
  * Refuse to feed a reader that holds more than AHEAD_MAX bytes it has
@@ -1430,6 +1632,36 @@ fill(struct ictx *c, struct lvl *up, size_t k, size_t *np)
 	return (0);
 }
 
+#ifdef HAVE_ISAL
+/* Does l inflate gzip with ISA-L rather than through libarchive? */
+#define ISAL_GZ(c, l) ((l)->filter && (l)->code == ARCHIVE_FILTER_GZIP && \
+	!(c)->noisal)
+
+/* Set up l at slot k to inflate its gzip stream with ISA-L. */
+static struct lvl *
+z_open(struct ictx *c, struct lvl *l, size_t k)
+{
+	struct inflate_state *s;
+
+	if ((c->ist[k] == NULL &&
+		(c->ist[k] = malloc(sizeof(struct inflate_state))) == NULL) ||
+	    (c->obuf[k] == NULL && (c->obuf[k] = malloc(OBUF)) == NULL)) {
+		cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
+		return (NULL);
+	}
+	s = c->ist[k];
+	isal_inflate_init(s);
+	s->crc_flag = ISAL_GZIP;
+	l->isal = 1;
+	l->ist = s;
+	l->obuf = c->obuf[k];
+	l->members = 1;
+	return (l);
+}
+#else
+#define ISAL_GZ(c, l) 0
+#endif
+
 /* Open a reader at slot k on the stream whose prefix is c->pre[k]. */
 static struct lvl *
 lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
@@ -1447,11 +1679,15 @@ lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
 	l->pre = c->pre[k];
 	l->prelen = n;
 	if ((c->rbuf[k] == NULL && (c->rbuf[k] = malloc(RBUF)) == NULL) ||
-	    (l->a = archive_read_new()) == NULL) {
+	    (!ISAL_GZ(c, l) && (l->a = archive_read_new()) == NULL)) {
 		cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
 		return (NULL);
 	}
 	l->rbuf = c->rbuf[k];
+#ifdef HAVE_ISAL
+	if (l->filter && code == ARCHIVE_FILTER_GZIP && !c->noisal)
+		return (z_open(c, l, k));
+#endif
 	if (l->filter) {
 		/* compress can't be appended: it reads in its init. */
 		if (code == ARCHIVE_FILTER_COMPRESS)
@@ -1583,7 +1819,8 @@ derive(struct ictx *c, struct lvl *l, size_t k, const char *parent)
 		return ("?");
 	d = c->dname[k];
 	p = l->pre;
-	if (l->gz && l->prelen >= 10 && (p[3] & 0x08) != 0) {
+	if (l->code == ARCHIVE_FILTER_GZIP && l->prelen >= 10 &&
+	    (p[3] & 0x08) != 0) {
 		i = 10;
 		flg = p[3];
 		if ((flg & 0x04) != 0)
@@ -1641,7 +1878,7 @@ run_filter(struct ictx *c, struct lvl *l, size_t k, unsigned depth,
 	int r;
 
 	parent = pending != NULL ? pending : inner_name(c);
-	r = archive_read_next_header(l->a, &e);
+	r = l->isal ? ARCHIVE_OK : archive_read_next_header(l->a, &e);
 	if (r == ARCHIVE_EOF)
 		l->eof = 1;
 	else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
@@ -1824,6 +2061,8 @@ ctx_free(struct ictx *c)
 	for (i = 0; i < LVL_MAX; i++) {
 		lvl_close(&c->lvl[i]);
 		free(c->rbuf[i]);
+		free(c->obuf[i]);
+		free(c->ist[i]);
 		free(c->dname[i]);
 	}
 	for (i = 0; i < LVL_MAX + 1; i++)
@@ -1874,6 +2113,8 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 	}
 	c->fd = fd;
 	c->path = name != NULL ? name : "-";
+	/* A test hook: gzip through libarchive and zlib, as without ISA-L. */
+	c->noisal = getenv("KLEAKSCAN_NO_ISAL") != NULL;
 	c->ops = ops;
 	c->max_depth =
 	    lim != NULL && lim->max_depth ? lim->max_depth : DEF_DEPTH;
