@@ -101,7 +101,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +134,8 @@
 #define RETRY_MAX	4096		/* failed headers in a row */
 #define AHEAD_MAX	(UINT64_C(64) << 20) /* read ahead by a reader */
 #define OBUF		(256u << 10)	/* an ISA-L inflater's output */
+#define SLOT		(1u << 20)	/* a slot of the pipeline's ring */
+#define NSLOT		4		/* slots in the ring */
 
 /* What a prefix starts. */
 enum cont {
@@ -161,6 +166,7 @@ enum sres {
 };
 
 struct ictx;
+struct pipeline;
 
 /* One libarchive reader, and the stream it reads. */
 struct lvl {
@@ -235,12 +241,17 @@ struct ictx {
 	struct lvl			 lvl[LVL_MAX];
 	int				 crcok;
 	int				 noisal;	/* zlib for gzip */
+	struct pipeline			*pl;		/* producer side */
 	uint32_t			 crctab[8][256];
 };
 /* clang-format on */
 
 static enum sres stream(
     struct ictx *, struct lvl *, size_t, unsigned, const char *, const char *);
+static enum sres stream_pre(struct ictx *, struct lvl *, size_t, size_t,
+    unsigned, const char *, const char *);
+static int pl_stopped(struct ictx *);
+static void pl_flush(struct ictx *);
 static void cause_set(struct ictx *, enum kl_errcode, int, const char *, ...)
     KL_PRINTFLIKE(4, 5);
 static void cause_whole(struct ictx *, const char *, ...) KL_PRINTFLIKE(2, 3);
@@ -725,6 +736,17 @@ kl_input_code_name(int filter, int code)
 	return ("archive");
 }
 
+/* What inflates gzip streams: "ISA-L", or "zlib" (through libarchive). */
+const char *
+kl_input_inflater(void)
+{
+#ifdef HAVE_ISAL
+	return ("ISA-L");
+#else
+	return ("zlib");
+#endif
+}
+
 /* Record the first error of the input; later ones only follow from it. */
 static void
 cause_set(
@@ -944,6 +966,9 @@ fd_read(struct ictx *c, void *buf, size_t n)
 		return (-1);
 	if (c->fdeof)
 		return (0);
+	/* A pipe may be slow: what is decoded goes to the caller first. */
+	if (c->pl != NULL && !c->seekable)
+		pl_flush(c);
 	do
 		r = read(c->fd, buf, n);
 	while (r < 0 && errno == EINTR);
@@ -1116,6 +1141,10 @@ src_next(struct ictx *c, struct lvl *up, const uint8_t **pp, uint8_t *scratch,
 	*pp = scratch;
 	if (max > SSIZE_MAX)
 		max = SSIZE_MAX;
+	if (c->pl != NULL && pl_stopped(c)) {
+		c->stop = ST_CB;
+		return (-1);
+	}
 	if (up == NULL)
 		return (fd_read(c, scratch, ssz < max ? ssz : max));
 #ifdef HAVE_ISAL
@@ -1997,11 +2026,7 @@ static enum sres
 stream(struct ictx *c, struct lvl *up, size_t k, unsigned depth,
     const char *pending, const char *filter)
 {
-	struct lvl *l;
-	enum cont kind;
-	unsigned nd;
 	size_t n;
-	int code;
 
 	if (fill(c, up, k, &n) < 0) {
 		err_unit(c, pending, filter, 0);
@@ -2010,6 +2035,19 @@ stream(struct ictx *c, struct lvl *up, size_t k, unsigned depth,
 	/* The input cannot be read at all: the -1 return says so. */
 	if (k == 0 && n == 0 && c->cause.code != KL_EOK)
 		return (S_UNIT);
+	return (stream_pre(c, up, k, n, depth, pending, filter));
+}
+
+/* stream(), its prefix of n bytes read. */
+static enum sres
+stream_pre(struct ictx *c, struct lvl *up, size_t k, size_t n,
+    unsigned depth, const char *pending, const char *filter)
+{
+	struct lvl *l;
+	enum cont kind;
+	unsigned nd;
+	int code;
+
 	kind = container(c->pre[k], n, &code);
 	if (kind == C_NONE) {
 		leaf(c, up, k, n, pending, filter);
@@ -2052,6 +2090,364 @@ stream(struct ictx *c, struct lvl *up, size_t k, unsigned depth,
 	return (S_NESTED);
 }
 
+/*
+ * The pipeline.  A compressed input or an archive is read, decompressed
+ * and split into units on a producer thread, while the caller's thread
+ * runs the callbacks: the producer's callbacks are the rec_*() below,
+ * which append records (begin, data, end) to the slots of a small ring;
+ * the caller's thread plays them in order through the caller's ops.
+ * Every callback is thus called on the caller's thread, in the same
+ * order, with the same bytes (data may come in other pieces).  When a
+ * callback asks to stop, the consumer ends the unit as the producer
+ * would have (end() after data(), nothing after begin()), tells the
+ * producer to stop and drops what it sends from then on.
+ */
+enum rtype {
+	R_BEGIN = 1,
+	R_DATA,
+	R_END,
+};
+
+/* A unit as the caller's thread gets it: a copy of the producer's. */
+struct punit {
+	struct kl_unit	 u;
+	const char	*members[LVL_MAX + 1];
+	char		 names[];	/* the names, NUL-terminated */
+};
+
+/* A record in a slot; data follows a R_DATA record, padded. */
+struct rhdr {
+	int		 type;
+	size_t		 len;		/* data bytes */
+	struct punit	*pu;		/* R_BEGIN */
+	struct kl_error	 err;		/* R_END */
+	int		 haserr;
+};
+
+/* The ring between the producer and the caller's thread. */
+struct pipeline {
+	pthread_mutex_t			 mu;
+	pthread_cond_t			 nonempty;
+	pthread_cond_t			 nonfull;
+	uint8_t				*slot[NSLOT];
+	size_t				 fill[NSLOT];	/* bytes of records */
+	unsigned			 head;		/* next to play */
+	unsigned			 count;		/* slots published */
+	int				 done;		/* producer finished */
+	atomic_int			 cancel;	/* consumer stopped */
+	int				 nomem;
+	unsigned			 cur;		/* slot being filled */
+	const struct kl_input_ops	*ops;		/* the caller's */
+	struct kl_input_ops		 rops;		/* the rec_*() */
+	struct ictx			*c;
+	size_t				 n;		/* the prefix */
+};
+
+/* Round n up to the alignment of a record header. */
+static size_t
+ralign(size_t n)
+{
+	return ((n + _Alignof(struct rhdr) - 1) &
+	    ~(size_t)(_Alignof(struct rhdr) - 1));
+}
+
+/* Hand the slot being filled to the consumer; wait for a free one. */
+static void
+pl_publish(struct pipeline *pl)
+{
+	pthread_mutex_lock(&pl->mu);
+	pl->count++;
+	pthread_cond_signal(&pl->nonempty);
+	while (pl->count == NSLOT)
+		pthread_cond_wait(&pl->nonfull, &pl->mu);
+	pthread_mutex_unlock(&pl->mu);
+	pl->cur = (pl->cur + 1) % NSLOT;
+	pl->fill[pl->cur] = 0;
+}
+
+/*
+ * Room for a record with len data bytes (at least want of them) in the
+ * slot being filled: the address of its header.
+ */
+static struct rhdr *
+pl_room(struct pipeline *pl, size_t want)
+{
+	size_t need;
+
+	need = ralign(sizeof(struct rhdr)) + ralign(want);
+	if (pl->fill[pl->cur] + need > SLOT)
+		pl_publish(pl);
+	return ((struct rhdr *)(void *)(pl->slot[pl->cur] + pl->fill[pl->cur]));
+}
+
+/* Append a record without data. */
+static int
+pl_put(struct pipeline *pl, const struct rhdr *h)
+{
+	struct rhdr *d;
+
+	d = pl_room(pl, 0);
+	*d = *h;
+	pl->fill[pl->cur] += ralign(sizeof(struct rhdr));
+	return (atomic_load(&pl->cancel));
+}
+
+/* Producer begin(): copy the unit, names and all. */
+static int
+rec_begin(void *arg, const struct kl_unit *u)
+{
+	struct pipeline *pl = arg;
+	struct punit *pu;
+	struct rhdr h;
+	size_t i, len, tot, o;
+
+	if (atomic_load(&pl->cancel))
+		return (1);
+	tot = 0;
+	for (i = 0; i < u->nmembers; i++)
+		if (kl_add(tot, strlen(u->members[i]) + 1, &tot) < 0)
+			return (pl->nomem = 1);
+	if (kl_add(tot, sizeof(*pu), &tot) < 0 || (pu = malloc(tot)) == NULL)
+		return (pl->nomem = 1);
+	pu->u = *u;
+	pu->u.members = pu->members;
+	o = 0;
+	for (i = 0; i < u->nmembers; i++) {
+		len = strlen(u->members[i]) + 1;
+		memcpy(pu->names + o, u->members[i], len);
+		pu->members[i] = pu->names + o;
+		o += len;
+	}
+	memset(&h, 0, sizeof(h));
+	h.type = R_BEGIN;
+	h.pu = pu;
+	return (pl_put(pl, &h));
+}
+
+/* Producer data(): copy the bytes, in pieces that fit the slots. */
+static int
+rec_data(void *arg, const struct kl_unit *u, const void *p, size_t n)
+{
+	struct pipeline *pl = arg;
+	struct rhdr *d;
+	size_t take, room;
+
+	(void)u;
+	while (n > 0) {
+		if (atomic_load(&pl->cancel))
+			return (1);
+		d = pl_room(pl, n < 4096 ? n : 4096);
+		room = SLOT - pl->fill[pl->cur] - ralign(sizeof(struct rhdr));
+		take = n < room ? n : room;
+		memset(d, 0, sizeof(*d));
+		d->type = R_DATA;
+		d->len = take;
+		memcpy((uint8_t *)d + ralign(sizeof(struct rhdr)), p, take);
+		pl->fill[pl->cur] += ralign(sizeof(struct rhdr)) + ralign(take);
+		p = (const uint8_t *)p + take;
+		n -= take;
+	}
+	return (atomic_load(&pl->cancel));
+}
+
+/* Producer end(). */
+static int
+rec_end(void *arg, const struct kl_unit *u, const struct kl_error *e)
+{
+	struct pipeline *pl = arg;
+	struct rhdr h;
+
+	(void)u;
+	memset(&h, 0, sizeof(h));
+	h.type = R_END;
+	if (e != NULL) {
+		h.err = *e;
+		h.haserr = 1;
+	}
+	return (pl_put(pl, &h));
+}
+
+/* The producer thread: the input, from its prefix on. */
+static void *
+producer(void *arg)
+{
+	struct pipeline *pl = arg;
+
+	(void)stream_pre(pl->c, NULL, 0, pl->n, 0, NULL, NULL);
+	pthread_mutex_lock(&pl->mu);
+	if (pl->fill[pl->cur] > 0)
+		pl->count++;
+	pl->done = 1;
+	pthread_cond_signal(&pl->nonempty);
+	pthread_mutex_unlock(&pl->mu);
+	return (NULL);
+}
+
+/*
+ * Play the records of slot b[0..n) through the caller's ops; *cur is the
+ * unit begun.  Returns 1 once a callback asked to stop (*stopped).
+ */
+static void
+pl_play(struct pipeline *pl, const uint8_t *b, size_t n, struct punit **cur,
+    int *stopped)
+{
+	const struct kl_input_ops *ops = pl->ops;
+	const struct rhdr *h;
+	size_t o;
+
+	for (o = 0; o < n;) {
+		h = (const struct rhdr *)(const void *)(b + o);
+		o += ralign(sizeof(struct rhdr));
+		switch (h->type) {
+		case R_BEGIN:
+			free(*cur);
+			*cur = h->pu;
+			if (*stopped)
+				break;
+			if (ops->begin(ops->arg, &(*cur)->u) != 0) {
+				*stopped = 1;
+				free(*cur);
+				*cur = NULL;
+			}
+			break;
+		case R_DATA:
+			o += ralign(h->len);
+			if (*stopped || *cur == NULL)
+				break;
+			if (ops->data(ops->arg, &(*cur)->u,
+				b + o - ralign(h->len), h->len) != 0) {
+				*stopped = 1;
+				(void)ops->end(ops->arg, &(*cur)->u, NULL);
+				free(*cur);
+				*cur = NULL;
+			}
+			break;
+		case R_END:
+			if (!*stopped && *cur != NULL &&
+			    ops->end(ops->arg, &(*cur)->u,
+				h->haserr ? &h->err : NULL) != 0)
+				*stopped = 1;
+			free(*cur);
+			*cur = NULL;
+			break;
+		}
+	}
+}
+
+/*
+ * Read the input of c (its prefix of n bytes read) through the
+ * pipeline.  -1 when no thread could be started: read it here.
+ */
+static int
+piped(struct ictx *c, size_t n)
+{
+	struct pipeline *pl;
+	struct punit *cur;
+	sigset_t all, old;
+	pthread_t t;
+	unsigned i;
+	int stopped, r;
+
+	if ((pl = calloc(1, sizeof(*pl))) == NULL)
+		return (-1);
+	for (i = 0; i < NSLOT; i++)
+		if ((pl->slot[i] = malloc(SLOT)) == NULL)
+			goto fail;
+	if (pthread_mutex_init(&pl->mu, NULL) != 0)
+		goto fail;
+	if (pthread_cond_init(&pl->nonempty, NULL) != 0) {
+		pthread_mutex_destroy(&pl->mu);
+		goto fail;
+	}
+	if (pthread_cond_init(&pl->nonfull, NULL) != 0) {
+		pthread_cond_destroy(&pl->nonempty);
+		pthread_mutex_destroy(&pl->mu);
+		goto fail;
+	}
+	atomic_init(&pl->cancel, 0);
+	pl->ops = c->ops;
+	pl->rops.arg = pl;
+	pl->rops.begin = rec_begin;
+	pl->rops.data = rec_data;
+	pl->rops.end = rec_end;
+	pl->rops.flags = c->ops->flags;
+	pl->c = c;
+	pl->n = n;
+	c->ops = &pl->rops;
+	c->pl = pl;
+	/* Signals are the caller's thread's business. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&t, NULL, producer, pl);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0) {
+		c->ops = pl->ops;
+		c->pl = NULL;
+		pthread_cond_destroy(&pl->nonfull);
+		pthread_cond_destroy(&pl->nonempty);
+		pthread_mutex_destroy(&pl->mu);
+		goto fail;
+	}
+	cur = NULL;
+	stopped = 0;
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		while (pl->count == 0 && !pl->done)
+			pthread_cond_wait(&pl->nonempty, &pl->mu);
+		if (pl->count == 0)
+			break;
+		pthread_mutex_unlock(&pl->mu);
+		pl_play(pl, pl->slot[pl->head], pl->fill[pl->head], &cur,
+		    &stopped);
+		if (stopped)
+			atomic_store(&pl->cancel, 1);
+		pthread_mutex_lock(&pl->mu);
+		pl->head = (pl->head + 1) % NSLOT;
+		pl->count--;
+		pthread_cond_signal(&pl->nonfull);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	pthread_join(t, NULL);
+	free(cur);
+	c->ops = pl->ops;
+	c->pl = NULL;
+	if (stopped) {
+		c->stop = ST_CB;
+		cause_clear(c);
+	} else if (pl->nomem) {
+		c->stop = ST_NONE;
+		cause_clear(c);
+		cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
+	}
+	pthread_cond_destroy(&pl->nonfull);
+	pthread_cond_destroy(&pl->nonempty);
+	pthread_mutex_destroy(&pl->mu);
+	for (i = 0; i < NSLOT; i++)
+		free(pl->slot[i]);
+	free(pl);
+	return (0);
+fail:
+	for (i = 0; i < NSLOT; i++)
+		free(pl->slot[i]);
+	free(pl);
+	return (-1);
+}
+
+/* Has the caller's thread stopped the producer of c? */
+static int
+pl_stopped(struct ictx *c)
+{
+	return (atomic_load(&c->pl->cancel));
+}
+
+/* Hand what the producer of c has to the caller's thread now. */
+static void
+pl_flush(struct ictx *c)
+{
+	if (c->pl->fill[c->pl->cur] > 0)
+		pl_publish(c->pl);
+}
+
 /* Free what c holds. */
 static void
 ctx_free(struct ictx *c)
@@ -2084,7 +2480,8 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 	struct ictx *c;
 	struct stat st;
 	off_t off;
-	int ret;
+	size_t n;
+	int code, nothread, ret;
 
 	kl_error_clear(err);
 	if (fd < 0 || ops == NULL || ops->begin == NULL || ops->data == NULL ||
@@ -2132,7 +2529,15 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 			c->disk = (uint64_t)(st.st_size - off);
 		}
 	}
-	(void)stream(c, NULL, 0, 0, NULL, NULL);
+	/* A test hook: no thread, as before the pipeline. */
+	nothread = getenv("KLEAKSCAN_NO_PIPELINE") != NULL;
+	if (fill(c, NULL, 0, &n) < 0)
+		err_unit(c, NULL, NULL, 0);
+	else if (n == 0 && c->cause.code != KL_EOK)
+		; /* The input cannot be read at all: the -1 return says so. */
+	else if (nothread || container(c->pre[0], n, &code) == C_NONE ||
+	    piped(c, n) < 0)
+		(void)stream_pre(c, NULL, 0, n, 0, NULL, NULL);
 	if (c->stop == ST_CB)
 		ret = 1;
 	else if (c->cause.code != KL_EOK) {
