@@ -82,17 +82,31 @@
  * and 7z archives that cannot be seeked are KL_EFORMAT too.  A
  * compressor in libarchive drops the output block it was filling when
  * its input breaks, so up to 64 KiB before a break in a compressed
- * stream may be missing.  On a non-blocking descriptor, EAGAIN ends the
+ * stream may be missing (not for gzip inflated by ISA-L, which hands
+ * out every byte it could inflate).  On a non-blocking descriptor, EAGAIN ends the
  * input (/dev/kmsg opened O_NONBLOCK).
  * libarchive leaves gzip CRCs unchecked: they are checked here (CRC-32
  * of the output against the last member's trailer, when its length
  * field matches the output length, so multi-member files never give a
  * false alarm below 4 GiB).
  *
+ * gzip.  Built with ISA-L (HAVE_ISAL), a gzip stream is inflated by
+ * isal_inflate() and not by libarchive: every member of a multi-member
+ * stream is read and each one's CRC and length checked (by ISA-L; the
+ * stored and computed values come from the trailer it took); the
+ * messages are those of the libarchive path.  KLEAKSCAN_NO_ISAL in the
+ * environment (a test hook) takes the libarchive path.
+ *
+ * Threads.  A compressed input or an archive is read on a producer
+ * thread; the callbacks run on the caller's thread (see "The
+ * pipeline" below).  KLEAKSCAN_NO_PIPELINE (a test hook) reads on the
+ * caller's thread.
+ *
  * Memory is bounded and flat: one CHUNK buffer, per level a prefix, a
  * read buffer and a name buffer, all kept for the whole input and
- * reused by every member; libarchive's own state is freed with each
- * nested reader.
+ * reused by every member (and ISA-L's state and an OBUF buffer per
+ * gzip level); libarchive's own state is freed with each nested
+ * reader; the pipeline's ring is NSLOT slots of SLOT bytes.
  */
 #include "config.h"
 
