@@ -82,17 +82,31 @@
  * and 7z archives that cannot be seeked are KL_EFORMAT too.  A
  * compressor in libarchive drops the output block it was filling when
  * its input breaks, so up to 64 KiB before a break in a compressed
- * stream may be missing.  On a non-blocking descriptor, EAGAIN ends the
+ * stream may be missing (not for gzip inflated by ISA-L, which hands
+ * out every byte it could inflate).  On a non-blocking descriptor, EAGAIN ends the
  * input (/dev/kmsg opened O_NONBLOCK).
  * libarchive leaves gzip CRCs unchecked: they are checked here (CRC-32
  * of the output against the last member's trailer, when its length
  * field matches the output length, so multi-member files never give a
  * false alarm below 4 GiB).
  *
+ * gzip.  Built with ISA-L (HAVE_ISAL), a gzip stream is inflated by
+ * isal_inflate() and not by libarchive: every member of a multi-member
+ * stream is read and each one's CRC and length checked (by ISA-L; the
+ * stored and computed values come from the trailer it took); the
+ * messages are those of the libarchive path.  KLEAKSCAN_NO_ISAL in the
+ * environment (a test hook) takes the libarchive path.
+ *
+ * Threads.  A compressed input or an archive is read on a producer
+ * thread; the callbacks run on the caller's thread (see "The
+ * pipeline" below).  KLEAKSCAN_NO_PIPELINE (a test hook) reads on the
+ * caller's thread.
+ *
  * Memory is bounded and flat: one CHUNK buffer, per level a prefix, a
  * read buffer and a name buffer, all kept for the whole input and
- * reused by every member; libarchive's own state is freed with each
- * nested reader.
+ * reused by every member (and ISA-L's state and an OBUF buffer per
+ * gzip level); libarchive's own state is freed with each nested
+ * reader; the pipeline's ring is NSLOT slots of SLOT bytes.
  */
 #include "config.h"
 
@@ -101,7 +115,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +126,9 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "kleak.h"
 #include "kleak-int.h"
@@ -127,6 +147,9 @@
 #define RATIO_FLOOR	(UINT64_C(64) << 20)
 #define RETRY_MAX	4096		/* failed headers in a row */
 #define AHEAD_MAX	(UINT64_C(64) << 20) /* read ahead by a reader */
+#define OBUF		(256u << 10)	/* an ISA-L inflater's output */
+#define SLOT		(1u << 20)	/* a slot of the pipeline's ring */
+#define NSLOT		4		/* slots in the ring */
 
 /* What a prefix starts. */
 enum cont {
@@ -143,6 +166,13 @@ enum stop {
 	ST_CB,				/* a callback asked to */
 };
 
+/* Where an ISA-L gzip inflater is in its stream. */
+enum zstate {
+	Z_MEMBER = 0,			/* inside a gzip member */
+	Z_AFTER,			/* after a member */
+	Z_PAD,				/* in zeros after the last member */
+};
+
 /* How a stream was delivered. */
 enum sres {
 	S_UNIT = 0,			/* as a unit, or an error unit */
@@ -150,6 +180,7 @@ enum sres {
 };
 
 struct ictx;
+struct pipeline;
 
 /* One libarchive reader, and the stream it reads. */
 struct lvl {
@@ -183,6 +214,15 @@ struct lvl {
 	size_t		 lastn;
 	uint64_t	 gzsig;		/* gzip headers seen past byte 0 */
 	uint8_t		 hist[2];	/* last two bytes given */
+	int		 isal;		/* gzip inflated by ISA-L, no reader */
+	void		*ist;		/* its struct inflate_state */
+	uint8_t		*obuf;		/* its output buffer (OBUF) */
+	const uint8_t	*in;		/* source bytes not inflated yet */
+	size_t		 inlen;
+	enum zstate	 zs;
+	uint64_t	 members;	/* gzip members begun */
+	uint64_t	 mout;		/* output of the current member */
+	char		 zerr[96];	/* damage due after the output */
 };
 
 /* The state of one kl_input_fd() call. */
@@ -209,15 +249,23 @@ struct ictx {
 	uint8_t				*chunk;
 	uint8_t				*pre[LVL_MAX + 1];
 	uint8_t				*rbuf[LVL_MAX];
+	uint8_t				*obuf[LVL_MAX];
+	void				*ist[LVL_MAX];
 	char				*dname[LVL_MAX];
 	struct lvl			 lvl[LVL_MAX];
 	int				 crcok;
+	int				 noisal;	/* zlib for gzip */
+	struct pipeline			*pl;		/* producer side */
 	uint32_t			 crctab[8][256];
 };
 /* clang-format on */
 
 static enum sres stream(
     struct ictx *, struct lvl *, size_t, unsigned, const char *, const char *);
+static enum sres stream_pre(struct ictx *, struct lvl *, size_t, size_t,
+    unsigned, const char *, const char *);
+static int pl_stopped(struct ictx *);
+static void pl_flush(struct ictx *);
 static void cause_set(struct ictx *, enum kl_errcode, int, const char *, ...)
     KL_PRINTFLIKE(4, 5);
 static void cause_whole(struct ictx *, const char *, ...) KL_PRINTFLIKE(2, 3);
@@ -702,6 +750,17 @@ kl_input_code_name(int filter, int code)
 	return ("archive");
 }
 
+/* What inflates gzip streams: "ISA-L", or "zlib" (through libarchive). */
+const char *
+kl_input_inflater(void)
+{
+#ifdef HAVE_ISAL
+	return ("ISA-L");
+#else
+	return ("zlib");
+#endif
+}
+
 /* Record the first error of the input; later ones only follow from it. */
 static void
 cause_set(
@@ -921,6 +980,9 @@ fd_read(struct ictx *c, void *buf, size_t n)
 		return (-1);
 	if (c->fdeof)
 		return (0);
+	/* A pipe may be slow: what is decoded goes to the caller first. */
+	if (c->pl != NULL && !c->seekable)
+		pl_flush(c);
 	do
 		r = read(c->fd, buf, n);
 	while (r < 0 && errno == EINTR);
@@ -954,6 +1016,9 @@ all_zero(const uint8_t *b, size_t n)
 
 static ssize_t src_next(
     struct ictx *, struct lvl *, const uint8_t **, uint8_t *, size_t, size_t);
+#ifdef HAVE_ISAL
+static ssize_t z_next(struct ictx *, struct lvl *, const uint8_t **, size_t);
+#endif
 
 /*
  * What follows the end of the gzip stream l: nothing (0), zeros only,
@@ -1090,8 +1155,16 @@ src_next(struct ictx *c, struct lvl *up, const uint8_t **pp, uint8_t *scratch,
 	*pp = scratch;
 	if (max > SSIZE_MAX)
 		max = SSIZE_MAX;
+	if (c->pl != NULL && pl_stopped(c)) {
+		c->stop = ST_CB;
+		return (-1);
+	}
 	if (up == NULL)
 		return (fd_read(c, scratch, ssz < max ? ssz : max));
+#ifdef HAVE_ISAL
+	if (up->isal)
+		return (z_next(c, up, pp, max));
+#endif
 	if (up->eof)
 		return (0);
 	while (up->blklen == 0 && up->hole == 0) {
@@ -1156,6 +1229,178 @@ tail_keep(struct lvl *l, const uint8_t *p, size_t n)
 	memcpy(l->tail + keep, p, n);
 	l->ntail = keep + n;
 }
+
+#ifdef HAVE_ISAL
+/*
+ * The next source bytes of the ISA-L gzip stream l: the prefix again,
+ * then the source.  0 at its end (l->srceof), -1 on error.
+ */
+static int
+z_input(struct ictx *c, struct lvl *l)
+{
+	const uint8_t *p;
+	ssize_t r;
+
+	if (l->pos < l->prelen) {
+		l->in = l->pre + l->pos;
+		l->inlen = l->prelen - (size_t)l->pos;
+	} else {
+		r = src_next(c, l->up, &p, l->rbuf, RBUF, SIZE_MAX);
+		if (r < 0)
+			return (-1);
+		if (r == 0)
+			l->srceof = 1;
+		l->in = p;
+		l->inlen = (size_t)r;
+	}
+	l->pos += l->inlen;
+	return (0);
+}
+
+/* Damage of the gzip stream l, to report once its output is out. */
+static void
+z_damage(struct lvl *l, const char *msg)
+{
+	if (l->zerr[0] == '\0')
+		snprintf(l->zerr, sizeof(l->zerr), "%s", msg);
+}
+
+/*
+ * Why ISA-L stopped the member of l with ret: the same words as the
+ * libarchive path, so that messages do not depend on the inflater.  A
+ * checksum is the trailer's, the last eight bytes inflate took.
+ */
+static void
+z_fail(struct lvl *l, struct inflate_state *s, int ret)
+{
+	uint32_t want, len;
+
+	if (ret == ISAL_INCORRECT_CHECKSUM && l->ntail == 8) {
+		want = le32(l->tail);
+		len = le32(l->tail + 4);
+		if (len != (uint32_t)l->mout)
+			snprintf(l->zerr, sizeof(l->zerr),
+			    "gzip: length mismatch (stored %" PRIu32
+			    ", got %" PRIu32 ")",
+			    len, (uint32_t)l->mout);
+		else
+			snprintf(l->zerr, sizeof(l->zerr),
+			    "gzip: crc mismatch (stored %08" PRIx32
+			    ", computed %08" PRIx32 ")",
+			    want, s->crc);
+	} else if (l->members > 1 && l->mout == 0 &&
+	    (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD))
+		z_damage(l, "gzip: data after the end of the compressed stream");
+	else
+		z_damage(l, "gzip decompression failed");
+}
+
+/*
+ * Inflate the next block of the gzip stream l into l->obuf (l->blk),
+ * or find its end (l->eof) or damage (l->zerr).  Members follow each
+ * other as gzip -d reads them; zeros after the last are padding; other
+ * bytes after it are damage.  -1 when the source cannot be read.
+ */
+static int
+z_fill(struct ictx *c, struct lvl *l)
+{
+	struct inflate_state *s = l->ist;
+	size_t used, made, avail;
+	int ret;
+
+	for (;;) {
+		if (l->inlen == 0 && !l->srceof && z_input(c, l) < 0)
+			return (-1);
+		if (l->zs == Z_PAD) {
+			if (!all_zero(l->in, l->inlen)) {
+				z_damage(l, "gzip: data after the end of the "
+					    "compressed stream");
+				return (0);
+			}
+			l->inlen = 0;
+			if (l->srceof) {
+				l->eof = 1;
+				return (0);
+			}
+			continue;
+		}
+		if (l->zs == Z_AFTER) {
+			if (l->inlen == 0) {
+				l->eof = 1;
+				return (0);
+			}
+			if (l->in[0] == 0) {
+				l->zs = Z_PAD;
+				continue;
+			}
+			if (l->in[0] != 0x1f ||
+			    (l->inlen > 1 && l->in[1] != 0x8b)) {
+				z_damage(l, "gzip: data after the end of the "
+					    "compressed stream");
+				return (0);
+			}
+			isal_inflate_reset(s);
+			s->crc_flag = ISAL_GZIP;
+			l->zs = Z_MEMBER;
+			l->members++;
+			l->mout = 0;
+		}
+		avail = l->inlen < UINT32_MAX ? l->inlen : UINT32_MAX;
+		s->next_in = (uint8_t *)(uintptr_t)l->in;
+		s->avail_in = (uint32_t)avail;
+		s->next_out = l->obuf;
+		s->avail_out = OBUF;
+		ret = isal_inflate(s);
+		used = avail - s->avail_in;
+		made = OBUF - s->avail_out;
+		tail_keep(l, l->in, used);
+		l->in += used;
+		l->inlen -= used;
+		l->mout += made;
+		if (ret != ISAL_DECOMP_OK)
+			z_fail(l, s, ret);
+		else if (s->block_state == ISAL_BLOCK_FINISH)
+			l->zs = Z_AFTER;
+		else if (made == 0 && l->inlen == 0 && l->srceof)
+			z_damage(l, "gzip: truncated gzip input");
+		l->blk = l->obuf;
+		l->blklen = made;
+		if (made > 0 || l->zerr[0] != '\0')
+			return (0);
+	}
+}
+
+/* src_next() for the ISA-L gzip stream up. */
+static ssize_t
+z_next(struct ictx *c, struct lvl *up, const uint8_t **pp, size_t max)
+{
+	size_t n;
+
+	for (;;) {
+		if (up->blklen > 0) {
+			n = up->blklen < max ? up->blklen : max;
+			*pp = up->blk;
+			up->blk += n;
+			up->blklen -= n;
+			up->out += n;
+			return ((ssize_t)n);
+		}
+		if (up->hurt)
+			return (-1);
+		if (up->zerr[0] != '\0') {
+			cause_set(c, KL_EFORMAT, 0, "%s", up->zerr);
+			up->hurt = 1;
+			return (-1);
+		}
+		if (up->eof)
+			return (0);
+		if (z_fill(c, up) < 0) {
+			up->hurt = 1;
+			return (-1);
+		}
+	}
+}
+#endif
 
 /*
  * Refuse to feed a reader that holds more than AHEAD_MAX bytes it has
@@ -1430,6 +1675,36 @@ fill(struct ictx *c, struct lvl *up, size_t k, size_t *np)
 	return (0);
 }
 
+#ifdef HAVE_ISAL
+/* Does l inflate gzip with ISA-L rather than through libarchive? */
+#define ISAL_GZ(c, l) ((l)->filter && (l)->code == ARCHIVE_FILTER_GZIP && \
+	!(c)->noisal)
+
+/* Set up l at slot k to inflate its gzip stream with ISA-L. */
+static struct lvl *
+z_open(struct ictx *c, struct lvl *l, size_t k)
+{
+	struct inflate_state *s;
+
+	if ((c->ist[k] == NULL &&
+		(c->ist[k] = malloc(sizeof(struct inflate_state))) == NULL) ||
+	    (c->obuf[k] == NULL && (c->obuf[k] = malloc(OBUF)) == NULL)) {
+		cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
+		return (NULL);
+	}
+	s = c->ist[k];
+	isal_inflate_init(s);
+	s->crc_flag = ISAL_GZIP;
+	l->isal = 1;
+	l->ist = s;
+	l->obuf = c->obuf[k];
+	l->members = 1;
+	return (l);
+}
+#else
+#define ISAL_GZ(c, l) 0
+#endif
+
 /* Open a reader at slot k on the stream whose prefix is c->pre[k]. */
 static struct lvl *
 lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
@@ -1447,11 +1722,15 @@ lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
 	l->pre = c->pre[k];
 	l->prelen = n;
 	if ((c->rbuf[k] == NULL && (c->rbuf[k] = malloc(RBUF)) == NULL) ||
-	    (l->a = archive_read_new()) == NULL) {
+	    (!ISAL_GZ(c, l) && (l->a = archive_read_new()) == NULL)) {
 		cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
 		return (NULL);
 	}
 	l->rbuf = c->rbuf[k];
+#ifdef HAVE_ISAL
+	if (l->filter && code == ARCHIVE_FILTER_GZIP && !c->noisal)
+		return (z_open(c, l, k));
+#endif
 	if (l->filter) {
 		/* compress can't be appended: it reads in its init. */
 		if (code == ARCHIVE_FILTER_COMPRESS)
@@ -1583,7 +1862,8 @@ derive(struct ictx *c, struct lvl *l, size_t k, const char *parent)
 		return ("?");
 	d = c->dname[k];
 	p = l->pre;
-	if (l->gz && l->prelen >= 10 && (p[3] & 0x08) != 0) {
+	if (l->code == ARCHIVE_FILTER_GZIP && l->prelen >= 10 &&
+	    (p[3] & 0x08) != 0) {
 		i = 10;
 		flg = p[3];
 		if ((flg & 0x04) != 0)
@@ -1641,7 +1921,7 @@ run_filter(struct ictx *c, struct lvl *l, size_t k, unsigned depth,
 	int r;
 
 	parent = pending != NULL ? pending : inner_name(c);
-	r = archive_read_next_header(l->a, &e);
+	r = l->isal ? ARCHIVE_OK : archive_read_next_header(l->a, &e);
 	if (r == ARCHIVE_EOF)
 		l->eof = 1;
 	else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
@@ -1760,11 +2040,7 @@ static enum sres
 stream(struct ictx *c, struct lvl *up, size_t k, unsigned depth,
     const char *pending, const char *filter)
 {
-	struct lvl *l;
-	enum cont kind;
-	unsigned nd;
 	size_t n;
-	int code;
 
 	if (fill(c, up, k, &n) < 0) {
 		err_unit(c, pending, filter, 0);
@@ -1773,6 +2049,19 @@ stream(struct ictx *c, struct lvl *up, size_t k, unsigned depth,
 	/* The input cannot be read at all: the -1 return says so. */
 	if (k == 0 && n == 0 && c->cause.code != KL_EOK)
 		return (S_UNIT);
+	return (stream_pre(c, up, k, n, depth, pending, filter));
+}
+
+/* stream(), its prefix of n bytes read. */
+static enum sres
+stream_pre(struct ictx *c, struct lvl *up, size_t k, size_t n,
+    unsigned depth, const char *pending, const char *filter)
+{
+	struct lvl *l;
+	enum cont kind;
+	unsigned nd;
+	int code;
+
 	kind = container(c->pre[k], n, &code);
 	if (kind == C_NONE) {
 		leaf(c, up, k, n, pending, filter);
@@ -1815,6 +2104,364 @@ stream(struct ictx *c, struct lvl *up, size_t k, unsigned depth,
 	return (S_NESTED);
 }
 
+/*
+ * The pipeline.  A compressed input or an archive is read, decompressed
+ * and split into units on a producer thread, while the caller's thread
+ * runs the callbacks: the producer's callbacks are the rec_*() below,
+ * which append records (begin, data, end) to the slots of a small ring;
+ * the caller's thread plays them in order through the caller's ops.
+ * Every callback is thus called on the caller's thread, in the same
+ * order, with the same bytes (data may come in other pieces).  When a
+ * callback asks to stop, the consumer ends the unit as the producer
+ * would have (end() after data(), nothing after begin()), tells the
+ * producer to stop and drops what it sends from then on.
+ */
+enum rtype {
+	R_BEGIN = 1,
+	R_DATA,
+	R_END,
+};
+
+/* A unit as the caller's thread gets it: a copy of the producer's. */
+struct punit {
+	struct kl_unit	 u;
+	const char	*members[LVL_MAX + 1];
+	char		 names[];	/* the names, NUL-terminated */
+};
+
+/* A record in a slot; data follows a R_DATA record, padded. */
+struct rhdr {
+	int		 type;
+	size_t		 len;		/* data bytes */
+	struct punit	*pu;		/* R_BEGIN */
+	struct kl_error	 err;		/* R_END */
+	int		 haserr;
+};
+
+/* The ring between the producer and the caller's thread. */
+struct pipeline {
+	pthread_mutex_t			 mu;
+	pthread_cond_t			 nonempty;
+	pthread_cond_t			 nonfull;
+	uint8_t				*slot[NSLOT];
+	size_t				 fill[NSLOT];	/* bytes of records */
+	unsigned			 head;		/* next to play */
+	unsigned			 count;		/* slots published */
+	int				 done;		/* producer finished */
+	atomic_int			 cancel;	/* consumer stopped */
+	int				 nomem;
+	unsigned			 cur;		/* slot being filled */
+	const struct kl_input_ops	*ops;		/* the caller's */
+	struct kl_input_ops		 rops;		/* the rec_*() */
+	struct ictx			*c;
+	size_t				 n;		/* the prefix */
+};
+
+/* Round n up to the alignment of a record header. */
+static size_t
+ralign(size_t n)
+{
+	return ((n + _Alignof(struct rhdr) - 1) &
+	    ~(size_t)(_Alignof(struct rhdr) - 1));
+}
+
+/* Hand the slot being filled to the consumer; wait for a free one. */
+static void
+pl_publish(struct pipeline *pl)
+{
+	pthread_mutex_lock(&pl->mu);
+	pl->count++;
+	pthread_cond_signal(&pl->nonempty);
+	while (pl->count == NSLOT)
+		pthread_cond_wait(&pl->nonfull, &pl->mu);
+	pthread_mutex_unlock(&pl->mu);
+	pl->cur = (pl->cur + 1) % NSLOT;
+	pl->fill[pl->cur] = 0;
+}
+
+/*
+ * Room for a record with len data bytes (at least want of them) in the
+ * slot being filled: the address of its header.
+ */
+static struct rhdr *
+pl_room(struct pipeline *pl, size_t want)
+{
+	size_t need;
+
+	need = ralign(sizeof(struct rhdr)) + ralign(want);
+	if (pl->fill[pl->cur] + need > SLOT)
+		pl_publish(pl);
+	return ((struct rhdr *)(void *)(pl->slot[pl->cur] + pl->fill[pl->cur]));
+}
+
+/* Append a record without data. */
+static int
+pl_put(struct pipeline *pl, const struct rhdr *h)
+{
+	struct rhdr *d;
+
+	d = pl_room(pl, 0);
+	*d = *h;
+	pl->fill[pl->cur] += ralign(sizeof(struct rhdr));
+	return (atomic_load(&pl->cancel));
+}
+
+/* Producer begin(): copy the unit, names and all. */
+static int
+rec_begin(void *arg, const struct kl_unit *u)
+{
+	struct pipeline *pl = arg;
+	struct punit *pu;
+	struct rhdr h;
+	size_t i, len, tot, o;
+
+	if (atomic_load(&pl->cancel))
+		return (1);
+	tot = 0;
+	for (i = 0; i < u->nmembers; i++)
+		if (kl_add(tot, strlen(u->members[i]) + 1, &tot) < 0)
+			return (pl->nomem = 1);
+	if (kl_add(tot, sizeof(*pu), &tot) < 0 || (pu = malloc(tot)) == NULL)
+		return (pl->nomem = 1);
+	pu->u = *u;
+	pu->u.members = pu->members;
+	o = 0;
+	for (i = 0; i < u->nmembers; i++) {
+		len = strlen(u->members[i]) + 1;
+		memcpy(pu->names + o, u->members[i], len);
+		pu->members[i] = pu->names + o;
+		o += len;
+	}
+	memset(&h, 0, sizeof(h));
+	h.type = R_BEGIN;
+	h.pu = pu;
+	return (pl_put(pl, &h));
+}
+
+/* Producer data(): copy the bytes, in pieces that fit the slots. */
+static int
+rec_data(void *arg, const struct kl_unit *u, const void *p, size_t n)
+{
+	struct pipeline *pl = arg;
+	struct rhdr *d;
+	size_t take, room;
+
+	(void)u;
+	while (n > 0) {
+		if (atomic_load(&pl->cancel))
+			return (1);
+		d = pl_room(pl, n < 4096 ? n : 4096);
+		room = SLOT - pl->fill[pl->cur] - ralign(sizeof(struct rhdr));
+		take = n < room ? n : room;
+		memset(d, 0, sizeof(*d));
+		d->type = R_DATA;
+		d->len = take;
+		memcpy((uint8_t *)d + ralign(sizeof(struct rhdr)), p, take);
+		pl->fill[pl->cur] += ralign(sizeof(struct rhdr)) + ralign(take);
+		p = (const uint8_t *)p + take;
+		n -= take;
+	}
+	return (atomic_load(&pl->cancel));
+}
+
+/* Producer end(). */
+static int
+rec_end(void *arg, const struct kl_unit *u, const struct kl_error *e)
+{
+	struct pipeline *pl = arg;
+	struct rhdr h;
+
+	(void)u;
+	memset(&h, 0, sizeof(h));
+	h.type = R_END;
+	if (e != NULL) {
+		h.err = *e;
+		h.haserr = 1;
+	}
+	return (pl_put(pl, &h));
+}
+
+/* The producer thread: the input, from its prefix on. */
+static void *
+producer(void *arg)
+{
+	struct pipeline *pl = arg;
+
+	(void)stream_pre(pl->c, NULL, 0, pl->n, 0, NULL, NULL);
+	pthread_mutex_lock(&pl->mu);
+	if (pl->fill[pl->cur] > 0)
+		pl->count++;
+	pl->done = 1;
+	pthread_cond_signal(&pl->nonempty);
+	pthread_mutex_unlock(&pl->mu);
+	return (NULL);
+}
+
+/*
+ * Play the records of slot b[0..n) through the caller's ops; *cur is the
+ * unit begun.  Returns 1 once a callback asked to stop (*stopped).
+ */
+static void
+pl_play(struct pipeline *pl, const uint8_t *b, size_t n, struct punit **cur,
+    int *stopped)
+{
+	const struct kl_input_ops *ops = pl->ops;
+	const struct rhdr *h;
+	size_t o;
+
+	for (o = 0; o < n;) {
+		h = (const struct rhdr *)(const void *)(b + o);
+		o += ralign(sizeof(struct rhdr));
+		switch (h->type) {
+		case R_BEGIN:
+			free(*cur);
+			*cur = h->pu;
+			if (*stopped)
+				break;
+			if (ops->begin(ops->arg, &(*cur)->u) != 0) {
+				*stopped = 1;
+				free(*cur);
+				*cur = NULL;
+			}
+			break;
+		case R_DATA:
+			o += ralign(h->len);
+			if (*stopped || *cur == NULL)
+				break;
+			if (ops->data(ops->arg, &(*cur)->u,
+				b + o - ralign(h->len), h->len) != 0) {
+				*stopped = 1;
+				(void)ops->end(ops->arg, &(*cur)->u, NULL);
+				free(*cur);
+				*cur = NULL;
+			}
+			break;
+		case R_END:
+			if (!*stopped && *cur != NULL &&
+			    ops->end(ops->arg, &(*cur)->u,
+				h->haserr ? &h->err : NULL) != 0)
+				*stopped = 1;
+			free(*cur);
+			*cur = NULL;
+			break;
+		}
+	}
+}
+
+/*
+ * Read the input of c (its prefix of n bytes read) through the
+ * pipeline.  -1 when no thread could be started: read it here.
+ */
+static int
+piped(struct ictx *c, size_t n)
+{
+	struct pipeline *pl;
+	struct punit *cur;
+	sigset_t all, old;
+	pthread_t t;
+	unsigned i;
+	int stopped, r;
+
+	if ((pl = calloc(1, sizeof(*pl))) == NULL)
+		return (-1);
+	for (i = 0; i < NSLOT; i++)
+		if ((pl->slot[i] = malloc(SLOT)) == NULL)
+			goto fail;
+	if (pthread_mutex_init(&pl->mu, NULL) != 0)
+		goto fail;
+	if (pthread_cond_init(&pl->nonempty, NULL) != 0) {
+		pthread_mutex_destroy(&pl->mu);
+		goto fail;
+	}
+	if (pthread_cond_init(&pl->nonfull, NULL) != 0) {
+		pthread_cond_destroy(&pl->nonempty);
+		pthread_mutex_destroy(&pl->mu);
+		goto fail;
+	}
+	atomic_init(&pl->cancel, 0);
+	pl->ops = c->ops;
+	pl->rops.arg = pl;
+	pl->rops.begin = rec_begin;
+	pl->rops.data = rec_data;
+	pl->rops.end = rec_end;
+	pl->rops.flags = c->ops->flags;
+	pl->c = c;
+	pl->n = n;
+	c->ops = &pl->rops;
+	c->pl = pl;
+	/* Signals are the caller's thread's business. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&t, NULL, producer, pl);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0) {
+		c->ops = pl->ops;
+		c->pl = NULL;
+		pthread_cond_destroy(&pl->nonfull);
+		pthread_cond_destroy(&pl->nonempty);
+		pthread_mutex_destroy(&pl->mu);
+		goto fail;
+	}
+	cur = NULL;
+	stopped = 0;
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		while (pl->count == 0 && !pl->done)
+			pthread_cond_wait(&pl->nonempty, &pl->mu);
+		if (pl->count == 0)
+			break;
+		pthread_mutex_unlock(&pl->mu);
+		pl_play(pl, pl->slot[pl->head], pl->fill[pl->head], &cur,
+		    &stopped);
+		if (stopped)
+			atomic_store(&pl->cancel, 1);
+		pthread_mutex_lock(&pl->mu);
+		pl->head = (pl->head + 1) % NSLOT;
+		pl->count--;
+		pthread_cond_signal(&pl->nonfull);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	pthread_join(t, NULL);
+	free(cur);
+	c->ops = pl->ops;
+	c->pl = NULL;
+	if (stopped) {
+		c->stop = ST_CB;
+		cause_clear(c);
+	} else if (pl->nomem) {
+		c->stop = ST_NONE;
+		cause_clear(c);
+		cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
+	}
+	pthread_cond_destroy(&pl->nonfull);
+	pthread_cond_destroy(&pl->nonempty);
+	pthread_mutex_destroy(&pl->mu);
+	for (i = 0; i < NSLOT; i++)
+		free(pl->slot[i]);
+	free(pl);
+	return (0);
+fail:
+	for (i = 0; i < NSLOT; i++)
+		free(pl->slot[i]);
+	free(pl);
+	return (-1);
+}
+
+/* Has the caller's thread stopped the producer of c? */
+static int
+pl_stopped(struct ictx *c)
+{
+	return (atomic_load(&c->pl->cancel));
+}
+
+/* Hand what the producer of c has to the caller's thread now. */
+static void
+pl_flush(struct ictx *c)
+{
+	if (c->pl->fill[c->pl->cur] > 0)
+		pl_publish(c->pl);
+}
+
 /* Free what c holds. */
 static void
 ctx_free(struct ictx *c)
@@ -1824,6 +2471,8 @@ ctx_free(struct ictx *c)
 	for (i = 0; i < LVL_MAX; i++) {
 		lvl_close(&c->lvl[i]);
 		free(c->rbuf[i]);
+		free(c->obuf[i]);
+		free(c->ist[i]);
 		free(c->dname[i]);
 	}
 	for (i = 0; i < LVL_MAX + 1; i++)
@@ -1845,7 +2494,8 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 	struct ictx *c;
 	struct stat st;
 	off_t off;
-	int ret;
+	size_t n;
+	int code, nothread, ret;
 
 	kl_error_clear(err);
 	if (fd < 0 || ops == NULL || ops->begin == NULL || ops->data == NULL ||
@@ -1874,6 +2524,8 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 	}
 	c->fd = fd;
 	c->path = name != NULL ? name : "-";
+	/* A test hook: gzip through libarchive and zlib, as without ISA-L. */
+	c->noisal = getenv("KLEAKSCAN_NO_ISAL") != NULL;
 	c->ops = ops;
 	c->max_depth =
 	    lim != NULL && lim->max_depth ? lim->max_depth : DEF_DEPTH;
@@ -1891,7 +2543,15 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 			c->disk = (uint64_t)(st.st_size - off);
 		}
 	}
-	(void)stream(c, NULL, 0, 0, NULL, NULL);
+	/* A test hook: no thread, as before the pipeline. */
+	nothread = getenv("KLEAKSCAN_NO_PIPELINE") != NULL;
+	if (fill(c, NULL, 0, &n) < 0)
+		err_unit(c, NULL, NULL, 0);
+	else if (n == 0 && c->cause.code != KL_EOK)
+		; /* The input cannot be read at all: the -1 return says so. */
+	else if (nothread || container(c->pre[0], n, &code) == C_NONE ||
+	    piped(c, n) < 0)
+		(void)stream_pre(c, NULL, 0, n, 0, NULL, NULL);
 	if (c->stop == ST_CB)
 		ret = 1;
 	else if (c->cause.code != KL_EOK) {

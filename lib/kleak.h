@@ -551,6 +551,7 @@ int		 kl_input_fd(int, const char *, const struct kl_limits *,
 		     const struct kl_input_ops *, struct kl_error *);
 enum kl_unit_kind kl_input_sniff(const uint8_t *, size_t);
 const char	*kl_input_code_name(int, int);
+const char	*kl_input_inflater(void);
 int		 kl_input_container(const uint8_t *, size_t, int *, int *);
 
 /* journal.c */

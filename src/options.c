@@ -695,6 +695,10 @@ options_version(const struct cli *cli)
 		printf("PCRE2 %s, JIT %s\n", v,
 		    kl_engine_jit(e) ? "on" : "off (interpreter)");
 	kl_engine_free(e);
+	if (strcmp(kl_input_inflater(), "ISA-L") == 0)
+		printf("gzip: ISA-L\n");
+	else
+		printf("gzip: zlib (configure --with-isal for ISA-L)\n");
 #ifdef HAVE_SYSTEMD
 	printf("native journals: yes (libsystemd)\n");
 #else

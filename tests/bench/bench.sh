@@ -3,8 +3,14 @@
 # kernel's leaking_addresses.pl matching (not run by make check).
 #
 # usage: tests/bench/bench.sh [SIZE [KLEAKSCAN]]
+#        tests/bench/bench.sh archives [SIZE [KLEAKSCAN]]
 #   SIZE       of the inputs (mkinput.sh; default 1G)
 #   KLEAKSCAN  the binary (default ./src/kleakscan, then $TOPSRC's)
+# archives: compressed inputs instead (see bench_archives below): a
+#   .tar.gz, .tar.zst and .tar.xz of the first 300 MiB of addr.log in 100
+#   members, and addr.log.gz, against igzip -dc, zcat, zstdcat and xzcat
+#   writing to /dev/null, and kleakscan on the old paths (zlib, no
+#   producer thread).
 # Environment: BENCH_DIR (inputs, default ${TMPDIR:-/tmp}/kleak-bench),
 #   RUNS (hyperfine runs, default 5), WARMUP (default 1).
 #
@@ -14,6 +20,11 @@
 # times and the ratio of each to kleakscan -c on the same input.
 set -eu
 
+MODE=text
+if [ "${1:-}" = archives ]; then
+	MODE=archives
+	shift
+fi
 TOPSRC=${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SIZE=${1:-1G}
@@ -60,6 +71,85 @@ report() {
 	            $c, $bytes / $c / 1e6, $c / $kc;
 	    }' "$1" "$2" "${3:-kleakscan-c}"
 }
+
+# report_arch JSON BYTES: medians, CPU time and the ratio of each median
+# to the fastest decompressor's (a command named dec-*).
+report_arch() {
+	perl -MJSON::PP -e '
+	    my ($file, $bytes) = @ARGV;
+	    local $/; open my $fh, "<", $file or die; my $j = decode_json(<$fh>);
+	    my ($best) = sort { $a <=> $b } map { $_->{median} }
+	        grep { $_->{command} =~ /^dec-/ } @{$j->{results}};
+	    printf "%-24s %9s %7s %8s %7s\n", "command", "median s",
+	        "MB/s", "x dec", "cpu s";
+	    for my $r (@{$j->{results}}) {
+	        my $m = $r->{median};
+	        printf "%-24s %9.3f %7.0f %8.2f %7.3f\n", $r->{command}, $m,
+	            $bytes / $m / 1e6, $m / $best, $r->{user} + $r->{system};
+	    }' "$1" "$2"
+}
+
+# Compressed inputs: each with its decompressors and kleakscan -c, the
+# latter also on the old paths (KLEAKSCAN_NO_ISAL=1: zlib through
+# libarchive; KLEAKSCAN_NO_PIPELINE=1: no producer thread), in one
+# hyperfine run per input; then kleakscan's peak RSS.
+bench_archives() {
+	a=$DIR/arch
+	if [ ! -s "$a/logs.tar.xz" ] || [ ! -s "$a/addr.log.gz" ]; then
+		rm -rf "$a"
+		mkdir -p "$a/logs"
+		i=0
+		while [ $i -lt 100 ]; do
+			dd if="$DIR/addr.log" of="$a/logs/kern$(printf %03d $i).log" \
+			    bs=1M skip=$((i * 3)) count=3 status=none
+			i=$((i + 1))
+		done
+		(cd "$a" && tar -cf logs.tar logs)
+		gzip -6 -c "$a/logs.tar" >"$a/logs.tar.gz"
+		zstd -q -3 -c "$a/logs.tar" >"$a/logs.tar.zst"
+		xz -6 -T2 -c "$a/logs.tar" >"$a/logs.tar.xz"
+		gzip -6 -c "$DIR/addr.log" >"$a/addr.log.gz"
+	fi
+	for f in logs.tar.gz addr.log.gz logs.tar.zst logs.tar.xz; do
+		p=$a/$f
+		case $f in
+		*.gz)
+			set --
+			have igzip && set -- -n dec-igzip "igzip -dc $p >/dev/null"
+			set -- "$@" -n dec-zcat "zcat $p >/dev/null"
+			bytes=$(gzip -dc "$p" | wc -c) ;;
+		*.zst)
+			set -- -n dec-zstdcat "zstdcat $p >/dev/null"
+			bytes=$(zstdcat "$p" | wc -c) ;;
+		*.xz)
+			set -- -n dec-xzcat "xzcat $p >/dev/null"
+			bytes=$(xzcat "$p" | wc -c) ;;
+		esac
+		set -- "$@" -n kleakscan-c "$KLEAKSCAN -c $p | cat >/dev/null" \
+		    -n kleakscan-c-nothread \
+		    "KLEAKSCAN_NO_PIPELINE=1 $KLEAKSCAN -c $p | cat >/dev/null"
+		case $f in
+		*.gz)
+			set -- "$@" -n kleakscan-c-zlib-nothread \
+			    "KLEAKSCAN_NO_ISAL=1 KLEAKSCAN_NO_PIPELINE=1 $KLEAKSCAN -c $p | cat >/dev/null" ;;
+		esac
+		hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
+		    --export-json "$DIR/$f.json" "$@" >/dev/null
+		echo
+		echo "input: $f, $(wc -c <"$p" | tr -d ' ') bytes, $bytes expanded"
+		report_arch "$DIR/$f.json" "$bytes"
+		if [ -x /usr/bin/time ]; then
+			/usr/bin/time -f %M -o "$DIR/rss" "$KLEAKSCAN" -c "$p" \
+			    >/dev/null 2>&1 || :
+			echo "kleakscan -c peak RSS: $(tail -n 1 "$DIR/rss") KiB"
+		fi
+	done
+}
+
+if [ "$MODE" = archives ]; then
+	bench_archives
+	exit 0
+fi
 
 for input in addr noaddr; do
 	f=$DIR/$input.log

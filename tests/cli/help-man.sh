@@ -140,6 +140,7 @@ is "$(printf '%s\n' "$OUT" | sed -n 1p)" "kleakscan $ver" \
     "--version prints the package version"
 like "$OUT" 'PCRE2 [0-9]+\.[0-9]+' "--version names the PCRE2 version"
 like "$OUT" 'JIT (on|off)' "--version says whether JIT is on"
+like "$OUT" '^gzip: (ISA-L$|zlib )' "--version says what inflates gzip"
 version_out=$OUT
 run -V
 is "$OUT" "$version_out" "-V is --version"

@@ -1301,6 +1301,222 @@ t_damage(void **state)
 	free(gz);
 }
 
+/* Are two runs' records the same: units, chains, bytes, errors? */
+static void
+same_recs(const struct rec *a, const struct rec *b)
+{
+	size_t i;
+
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->bytes, b->bytes);
+	for (i = 0; i < a->n && i < MAXU; i++) {
+		assert_string_equal(a->u[i].path, b->u[i].path);
+		assert_string_equal(a->u[i].chain, b->u[i].chain);
+		assert_string_equal(a->u[i].filter, b->u[i].filter);
+		assert_int_equal(a->u[i].kind, b->u[i].kind);
+		assert_int_equal(a->u[i].total, b->u[i].total);
+		assert_int_equal(a->u[i].len, b->u[i].len);
+		if (a->u[i].len > 0)
+			assert_memory_equal(a->u[i].data, b->u[i].data,
+			    a->u[i].len);
+		assert_int_equal(a->u[i].ecode, b->u[i].ecode);
+		assert_string_equal(a->u[i].emsg, b->u[i].emsg);
+	}
+}
+
+/*
+ * Run on path three ways: as built (ISA-L and the pipeline), with
+ * KLEAKSCAN_NO_PIPELINE=1 (no thread) and with KLEAKSCAN_NO_ISAL=1
+ * (gzip through libarchive and zlib): the same units, bytes and errors.
+ * r gets the first run.
+ */
+static void
+run_3ways(const char *path, const char *name, struct rec *r)
+{
+	struct rec *o;
+
+	o = calloc(1, sizeof(*o));
+	assert_non_null(o);
+	assert_int_equal(run_file(path, name, NULL, r), 0);
+	assert_int_equal(setenv("KLEAKSCAN_NO_PIPELINE", "1", 1), 0);
+	assert_int_equal(run_file(path, name, NULL, o), 0);
+	unsetenv("KLEAKSCAN_NO_PIPELINE");
+	same_recs(r, o);
+	rec_free(o);
+	assert_int_equal(setenv("KLEAKSCAN_NO_ISAL", "1", 1), 0);
+	assert_int_equal(run_file(path, name, NULL, o), 0);
+	unsetenv("KLEAKSCAN_NO_ISAL");
+	same_recs(r, o);
+	rec_free(o);
+	free(o);
+}
+
+/*
+ * Multi-member gzip, as gzip -dc reads it: every member, in order, by
+ * ISA-L and by zlib alike, from a file and from a pipe in small pieces.
+ */
+static void
+t_gzip_members(void **state)
+{
+	struct rec r = { 0 }, q = { 0 };
+	uint8_t *g1, *g2, *cat, *want;
+	size_t n1, n2, n, wn;
+	char p[256];
+
+	(void)state;
+	g1 = m_filter(ARCHIVE_FILTER_GZIP, oops, oopslen, &n1);
+	g2 = m_filter(ARCHIVE_FILTER_GZIP, rg353, rg353len, &n2);
+	n = 2 * n1 + n2;
+	cat = malloc(n);
+	want = malloc(2 * oopslen + rg353len);
+	assert_non_null(cat);
+	assert_non_null(want);
+	memcpy(cat, g1, n1);
+	memcpy(cat + n1, g2, n2);
+	memcpy(cat + n1 + n2, g1, n1);
+	wn = 0;
+	memcpy(want, oops, oopslen);
+	wn += oopslen;
+	memcpy(want + wn, rg353, rg353len);
+	wn += rg353len;
+	memcpy(want + wn, oops, oopslen);
+	wn += oopslen;
+	tpath(p, sizeof(p), "three.log.gz");
+	spew(p, cat, n);
+	run_3ways(p, "three.log.gz", &r);
+	assert_int_equal(r.n, 1);
+	/* libarchive's writer leaves the name out: the file's name, cut. */
+	is_unit(&r.u[0], "three.log.gz", "{three.log}", "gzip", want, wn);
+	assert_int_equal(run_pipe(p, "three.log.gz", NULL, &q, 333), 0);
+	same_recs(&q, &r);
+	rec_free(&q);
+	assert_int_equal(run_pipe(p, "three.log.gz", NULL, &q, 1), 0);
+	same_recs(&q, &r);
+	rec_free(&q);
+	rec_free(&r);
+
+	/* A bad CRC in the middle member: ISA-L checks every member. */
+	if (strcmp(kl_input_inflater(), "ISA-L") == 0) {
+		cat[n1 + n2 - 7] ^= 0x01;
+		spew(p, cat, n);
+		assert_int_equal(run_file(p, "three.log.gz", NULL, &r), 0);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.u[0].total, oopslen + rg353len);
+		assert_memory_equal(r.u[0].data, want, oopslen + rg353len);
+		assert_int_equal(r.u[0].ecode, KL_EFORMAT);
+		assert_true(strncmp(r.u[0].emsg, "three.log: broken at byte ",
+		    26) == 0);
+		assert_non_null(strstr(r.u[0].emsg, ": gzip: crc mismatch ("));
+		rec_free(&r);
+		cat[n1 + n2 - 7] ^= 0x01;
+	}
+	free(want);
+	free(cat);
+	free(g1);
+	free(g2);
+}
+
+/*
+ * A gzip cut short, from a file and on stdin: the bytes inflated
+ * before the cut, the same "truncated gzip input" as ever; ISA-L hands
+ * out every byte it could inflate, zlib may drop up to 64 KiB.
+ */
+static void
+t_gzip_cut(void **state)
+{
+	struct rec r = { 0 };
+	uint8_t *gz, *big;
+	size_t n, bign, i;
+	char p[256], want[256];
+
+	(void)state;
+	bign = 8 * oopslen;
+	big = malloc(bign);
+	assert_non_null(big);
+	for (i = 0; i < 8; i++)
+		memcpy(big + i * oopslen, oops, oopslen);
+	gz = m_filter(ARCHIVE_FILTER_GZIP, big, bign, &n);
+	tpath(p, sizeof(p), "cut.gz");
+	spew(p, gz, n / 2);
+	assert_int_equal(run_file(p, "cut.gz", NULL, &r), 0);
+	assert_int_equal(r.n, 1);
+	assert_true(r.u[0].total < bign);
+	assert_memory_equal(r.u[0].data, big, r.u[0].len);
+	assert_int_equal(r.u[0].ecode, KL_EFORMAT);
+	snprintf(want, sizeof(want), "cut: broken at byte %llu: gzip: "
+	    "truncated gzip input", (unsigned long long)r.u[0].total);
+	assert_string_equal(r.u[0].emsg, want);
+	if (strcmp(kl_input_inflater(), "ISA-L") == 0)
+		assert_true(r.u[0].total > bign / 4);
+	rec_free(&r);
+	assert_int_equal(run_pipe(p, "-", NULL, &r, 4096), 0);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.u[0].chain, "{-}");
+	assert_int_equal(r.u[0].ecode, KL_EFORMAT);
+	assert_non_null(strstr(r.u[0].emsg, ": gzip: truncated gzip input"));
+	rec_free(&r);
+	free(gz);
+	free(big);
+}
+
+/*
+ * A tar.gz of many members, and a .tar.xz of .gz files: the same units
+ * with and without ISA-L and the pipeline; stopping at any data call
+ * of the pipeline ends that unit once and nothing follows.
+ */
+static void
+t_pipeline(void **state)
+{
+	struct ent e[40];
+	struct rec r = { 0 };
+	char names[40][32], p[256];
+	uint8_t *gz;
+	size_t i, gzn, k, calls;
+
+	(void)state;
+	gz = m_filter(ARCHIVE_FILTER_GZIP, rg353, rg353len, &gzn);
+	for (i = 0; i < 40; i++) {
+		snprintf(names[i], sizeof(names[i]), "d/%zu.log%s", i,
+		    i % 4 == 3 ? ".gz" : "");
+		e[i] = (struct ent){ names[i], i % 2 ? oops : rg353,
+			i % 2 ? oopslen : rg353len, 0 };
+		if (i % 4 == 3)
+			e[i] = (struct ent){ names[i], gz, gzn, 0 };
+	}
+	tpath(p, sizeof(p), "many.tar.gz");
+	w_archive(p, archive_write_set_format_ustar, ARCHIVE_FILTER_GZIP, e,
+	    40);
+	run_3ways(p, "many.tar.gz", &r);
+	assert_int_equal(r.n, 40);
+	is_unit(&r.u[0], "many.tar.gz", "{d/0.log}", "gzip", rg353,
+	    rg353len);
+	is_unit(&r.u[1], "many.tar.gz", "{d/1.log}", "gzip", oops, oopslen);
+	is_unit(&r.u[3], "many.tar.gz", "{d/3.log.gz}{3.log}", "gzip", rg353,
+	    rg353len);
+	is_unit(&r.u[39], "many.tar.gz", "{d/39.log.gz}{39.log}", "gzip",
+	    rg353, rg353len);
+	rec_free(&r);
+	tpath(p, sizeof(p), "many.tar.xz");
+	w_archive(p, archive_write_set_format_ustar, ARCHIVE_FILTER_XZ, e, 40);
+	run_3ways(p, "many.tar.xz", &r);
+	assert_int_equal(r.n, 40);
+	is_unit(&r.u[7], "many.tar.xz", "{d/7.log.gz}{7.log}", "gzip", rg353,
+	    rg353len);
+	calls = r.ndata;
+	assert_true(calls >= 40);
+	rec_free(&r);
+	/* Stop at the k-th data call: 1 back, that unit ended once. */
+	for (k = 1; k <= calls; k += k < 3 ? 1 : calls / 5) {
+		r.stop_data = k;
+		assert_int_equal(run_file(p, "many.tar.xz", NULL, &r), 1);
+		assert_int_equal(r.ndata, k);
+		assert_int_equal(r.nended, r.n);
+		assert_int_equal(r.u[r.n - 1].ecode, KL_EOK);
+		rec_free(&r);
+	}
+	free(gz);
+}
+
 /* A bad CRC after the last member of a tar.gz: a container error. */
 static void
 t_targz_crc(void **state)
@@ -2014,6 +2230,9 @@ main(void)
 		cmocka_unit_test(t_truncated_xz),
 		cmocka_unit_test(t_gzip_crc),
 		cmocka_unit_test(t_targz_crc),
+		cmocka_unit_test(t_gzip_members),
+		cmocka_unit_test(t_gzip_cut),
+		cmocka_unit_test(t_pipeline),
 		cmocka_unit_test(t_damage),
 		cmocka_unit_test(t_tar_cut),
 		cmocka_unit_test(t_zip_names),
