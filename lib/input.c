@@ -219,6 +219,9 @@ struct lvl {
 	uint8_t		*obuf;		/* its output buffer (OBUF) */
 	const uint8_t	*in;		/* source bytes not inflated yet */
 	size_t		 inlen;
+	uint8_t		 carry[8];	/* bytes inflate gave back */
+	const uint8_t	*savin;		/* the input to go on with after */
+	size_t		 savinlen;
 	enum zstate	 zs;
 	uint64_t	 members;	/* gzip members begun */
 	uint64_t	 mout;		/* output of the current member */
@@ -1305,10 +1308,15 @@ static int
 z_fill(struct ictx *c, struct lvl *l)
 {
 	struct inflate_state *s = l->ist;
-	size_t used, made, avail;
+	size_t used, made, avail, back;
 	int ret;
 
 	for (;;) {
+		if (l->inlen == 0 && l->savinlen > 0) {
+			l->in = l->savin;
+			l->inlen = l->savinlen;
+			l->savinlen = 0;
+		}
 		if (l->inlen == 0 && !l->srceof && z_input(c, l) < 0)
 			return (-1);
 		if (l->zs == Z_PAD) {
@@ -1351,11 +1359,31 @@ z_fill(struct ictx *c, struct lvl *l)
 		s->next_out = l->obuf;
 		s->avail_out = OBUF;
 		ret = isal_inflate(s);
-		used = avail - s->avail_in;
 		made = OBUF - s->avail_out;
-		tail_keep(l, l->in, used);
-		l->in += used;
-		l->inlen -= used;
+		if (s->avail_in > avail) {
+			/*
+			 * At a member's end inflate gives back the bytes it
+			 * read ahead, some of them from the input before this
+			 * one: they are the last of l->tail.  Read them from
+			 * a copy, then go on with the rest of this input.
+			 */
+			back = s->avail_in - avail;
+			if (back > l->ntail || back > sizeof(l->carry)) {
+				z_damage(l, "gzip decompression failed");
+				return (0);
+			}
+			memcpy(l->carry, l->tail + l->ntail - back, back);
+			l->ntail -= back;
+			l->savin = l->in;
+			l->savinlen = l->inlen;
+			l->in = l->carry;
+			l->inlen = back;
+		} else {
+			used = avail - s->avail_in;
+			tail_keep(l, l->in, used);
+			l->in += used;
+			l->inlen -= used;
+		}
 		l->mout += made;
 		if (ret != ISAL_DECOMP_OK)
 			z_fail(l, s, ret);

@@ -639,4 +639,53 @@ else
 	skip "cpio with a 2.5 GB namesize: peak RSS" "no /usr/bin/time"
 fi
 
+# The fuzzer's zip whose inner gzip ends where ISA-L gives back bytes it
+# read before the current block (undefined pointer arithmetic, caught by
+# UBSan): the damage is reported, nothing else.
+run -c "$TOPSRC/tests/fuzz/regress/zip-isal-giveback.zip"
+is_status 2 "zip with bytes given back by inflate: exit status 2"
+like "$ERR" 'zip-isal-giveback\.zip\{\}\{inner\.tar\}: .*broken at byte 0: zip: ' \
+    "zip with bytes given back by inflate: the damage, named"
+
+# A multi-member gzip (bgzip writes thousands of them) whose members end at
+# every offset from 12 before to 12 after each 128 KiB read boundary, where
+# the inflater's look-ahead meets the reader's buffers: every line is
+# scanned and nothing is called damage.
+python3 - "$TMP/bound.gz" "$TMP/bound.txt" <<'PYEOF'
+import sys, zlib
+RB = 128 << 10
+line = b"<4>[   12.345678] leak at ffffffff81234567 in member %06d\n"
+out, txt = bytearray(), bytearray()
+def member(payload):
+    c = zlib.compressobj(0, zlib.DEFLATED, 31)
+    return c.compress(payload) + c.flush()
+n = 0
+for j in range(1, 26):
+    target = j * RB + (j - 13)
+    while len(out) + 4096 < target:
+        p = b"".join(line % (n + i) for i in range(40))
+        n += 40
+        m = member(p)
+        out += m; txt += p
+    k = 0
+    while True:
+        p = (line % n)[:-1] + b" " + b"x" * k + b"\n"
+        m = member(p)
+        if len(out) + len(m) >= target:
+            break
+        k += 1
+    if len(out) + len(m) != target:
+        sys.exit("cannot place member end at %d" % target)
+    n += 1
+    out += m; txt += p
+open(sys.argv[1], "wb").write(out)
+open(sys.argv[2], "wb").write(txt)
+PYEOF
+run -c bound.txt
+want=$OUT
+run -c bound.gz
+is_status 1 "members ending around every read boundary: exit status 1"
+is "${OUT##*:}" "$want" "members ending around every read boundary: every line scanned"
+is "$ERR" "" "members ending around every read boundary: no damage reported"
+
 done_testing
