@@ -448,6 +448,21 @@ utf8_len(const uint8_t *b, size_t n)
 	return (k);
 }
 
+/* Are the eight bytes at p all printable ASCII (0x20 to 0x7e)? */
+static inline int
+printable8(const uint8_t *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t w, del;
+
+	memcpy(&w, p, 8);
+	/* A byte of 0x7f becomes zero; then find a byte below 0x20. */
+	del = w ^ (0x7f * ones);
+	return (((w | ((w - 0x20 * ones) & ~w) |
+	    ((del - ones) & ~del)) & high) == 0);
+}
+
 /*
  * Is b[0..n) binary rather than text?  An ELF header is; otherwise the
  * evidence is counted over the first SNIFF_MAX bytes: one point per
@@ -475,6 +490,12 @@ sniff_binary(const uint8_t *b, size_t n)
 	pts4 = 0;
 	text = 0;
 	for (i = 0; i < n; i += k) {
+		/* Eight printable ASCII bytes at a time, the common case. */
+		if (n - i >= 8 && printable8(b + i)) {
+			text += 8;
+			k = 8;
+			continue;
+		}
 		c = b[i];
 		k = 1;
 		if (c == 0) {
