@@ -37,7 +37,7 @@
 #define STDIN_NAME	"(standard input)"
 #define STDOUT_BUFSIZE	(64 * 1024)
 
-#define SNIFF_SIZE	4096
+#define JOURNAL_MAGIC	8	/* bytes that tell a native journal */
 #define NATIVE_STDIN	"/dev/stdin"
 #define PEEK_MAX	(64u << 10)	/* as lib/input.c reads ahead */
 #define PEEK_TEXT	4096u
@@ -777,7 +777,7 @@ is_reg(int fd)
 static int
 is_native(int fd)
 {
-	uint8_t	b[SNIFF_SIZE];
+	uint8_t	b[JOURNAL_MAGIC];
 	ssize_t	n;
 
 	if (run.cli->format != KL_FORMAT_AUTO || !is_reg(fd))
@@ -785,7 +785,8 @@ is_native(int fd)
 	do
 		n = pread(fd, b, sizeof(b), 0);
 	while (n == -1 && errno == EINTR);
-	return (n > 0 && kl_input_sniff(b, (size_t)n) == KL_UNIT_JOURNAL);
+	return (n == (ssize_t)sizeof(b) &&
+	    kl_input_sniff(b, sizeof(b)) == KL_UNIT_JOURNAL);
 }
 
 /* Report an error on an input that has no unit open. */
