@@ -635,7 +635,8 @@ finish(struct parse *p)
 	/* x86_64 per-CPU offsets (System.map): not addresses */
 	if (core_find(t, "__per_cpu_start", &i) &&
 	    core_find(t, "__per_cpu_end", &k) &&
-	    (pcs = t->sym[i].addr) < lo && (pce = t->sym[k].addr) >= pcs) {
+	    (pcs = t->sym[i].addr) < lo && (pce = t->sym[k].addr) >= pcs &&
+	    pce < lo) {
 		for (i = j = 0; i < t->n; i++)
 			if (t->sym[i].mod != 0 || t->sym[i].addr < pcs ||
 			    t->sym[i].addr > pce)

@@ -122,6 +122,33 @@ put_file(const char *path, const void *s, size_t n)
 	assert_int_equal(fclose(f), 0);
 }
 
+/*
+ * A __per_cpu_end above the text is no per-CPU range (the fuzzer's map):
+ * nothing is dropped as a per-CPU offset, and the table keeps the text.
+ */
+static void
+t_percpu_above_text(void **state)
+{
+	static const char map[] =
+	    "0000000000000000 D __per_cpu_start\n"
+	    "0000000000034000 d vmw_steal_time\n"
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81000100 T do_one\n"
+	    "ffffffff81000200 D __per_cpu_end\n";
+	struct kl_error err;
+	struct kl_symtab *t;
+	struct kl_sym_hit h;
+
+	(void)state;
+	t = kl_sym_load_mem(map, sizeof(map) - 1, "System.map-x", &err);
+	assert_non_null(t);
+	assert_int_equal(kl_sym_stats(t)->percpu, 0);
+	assert_int_equal(kl_sym_count(t), 5);
+	assert_int_equal(kl_sym_lookup(t, 0xffffffff81000104ULL, &h), 1);
+	assert_string_equal(h.name, "do_one");
+	kl_sym_free(t);
+}
+
 /* Is the program prog installed? */
 static int
 have(const char *prog)
@@ -734,6 +761,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_slice),
+		cmocka_unit_test(t_percpu_above_text),
 		cmocka_unit_test(t_kallsyms_slice),
 		cmocka_unit_test(t_full),
 		cmocka_unit_test(t_modules),
