@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -35,7 +36,8 @@
 #include "kleakscan.h"
 
 #define DEPTH			2	/* inputs sent ahead to a worker */
-#define QUEUE_PER_WORKER	8	/* inputs in flight per worker */
+#define QUEUE_PER_WORKER	64	/* inputs in flight per worker */
+#define FDS_SPARE		64	/* descriptors kept for the rest */
 #define COPY_SIZE		(64 * 1024)
 #define MSG_MAX			(64 * 1024)	/* an input name */
 
@@ -109,10 +111,27 @@ void
 jobs_init(unsigned n, const struct jobs_ops *ops)
 {
 	struct stat	so, se;
+	struct rlimit	rl;
+	size_t		fds;
 
 	js.ops = ops;
 	js.max = n;
+	/*
+	 * A long input at the head holds back the output of every input
+	 * after it: the more may wait, the longer the other workers go on.
+	 * Each waiting input keeps up to two temporary files open, and as
+	 * many emptied ones may wait in the pool.
+	 */
 	js.qcap = (size_t)n * QUEUE_PER_WORKER + 1;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		fds = rl.rlim_cur > FDS_SPARE + 4 * (rlim_t)n ?
+		    (size_t)(rl.rlim_cur - FDS_SPARE - 4 * (rlim_t)n) : 0;
+		if (js.qcap > fds / 4)
+			js.qcap = fds / 4;
+		if (js.qcap < (size_t)n * DEPTH + 1)
+			js.qcap = (size_t)n * DEPTH + 1;
+	}
 	js.q = xreallocarray(NULL, js.qcap, sizeof(*js.q));
 	js.w = xreallocarray(NULL, n, sizeof(*js.w));
 	js.pool = xreallocarray(NULL, 2 * js.qcap, sizeof(*js.pool));

@@ -151,6 +151,13 @@ is "$(cat "$TMP/t2.err")" "kleakscan: cannot create a temporary file in \
 /nonexistent: No such file or directory: scanning one input at a time" \
     "TMPDIR missing: one warning"
 
+# Few descriptors: fewer inputs wait at once, the output is the same and
+# nothing is said (up to 64 wait per worker, two temporary files each).
+"$KLEAKSCAN" -j1 -c "$CORPUS" >"$TMP/f1.out" 2>/dev/null
+(ulimit -n 32 && "$KLEAKSCAN" -j4 -c "$CORPUS" >"$TMP/f2.out" 2>"$TMP/f2.err")
+ok "32 descriptors, -j4: the output of -j1" cmp -s "$TMP/f1.out" "$TMP/f2.out"
+is "$(cat "$TMP/f2.err")" "" "32 descriptors, -j4: nothing on stderr"
+
 # Bad values.
 for v in 0 257 x 2x; do
 	run -j "$v" "$CORPUS/qemu"
