@@ -114,6 +114,7 @@ static struct {
 	int			*bix;		/* bases[] of each entry */
 	size_t			 nbix;
 	size_t			 nkind;		/* spans of ring with a kind */
+	size_t			 nvirt;		/* spans of virtual leaks */
 	struct kl_leakmatch	*lm;
 	struct kl_leak_hit	 hits[HITS_MAX];
 	struct span		 ring[RING][HITS_MAX];
@@ -340,6 +341,7 @@ verdict_unit_begin(void)
 	vs.alen = 0;
 	vs.waiting = 0;
 	vs.nkind = 0;
+	vs.nvirt = 0;
 	memset(vs.nring, 0, sizeof(vs.nring));
 	boot_start();
 }
@@ -450,9 +452,12 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	int		 r, b;
 
 	ns = &vs.nring[vs.ringpos];
-	for (i = 0; i < *ns; i++)
+	for (i = 0; i < *ns; i++) {
 		if (vs.ring[vs.ringpos][i].kind >= 0)
 			vs.nkind--;
+		if (vs.ring[vs.ringpos][i].e->class == KL_LCLASS_VIRTUAL)
+			vs.nvirt--;
+	}
 	*ns = 0;
 	r = kl_leak_match(vs.lm, m, n, vs.hits, HITS_MAX);
 	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
@@ -466,6 +471,8 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 		    bases[b].region == KL_REGION_NONE ? (int)bases[b].kind : -1;
 		if (sp->kind >= 0)
 			vs.nkind++;
+		if (sp->e->class == KL_LCLASS_VIRTUAL)
+			vs.nvirt++;
 		if (b >= 0 && bases[b].name != NULL)
 			exact_base(l, &vs.hits[i], b);
 		if (sp->e->class != KL_LCLASS_PHYSICAL)
@@ -586,7 +593,7 @@ verdict_rule(const struct kl_finding *f, const char **explain)
 	if (!active() || f->region == KL_REGION_PHYSICAL ||
 	    f->region == KL_REGION_LAYOUT)
 		return (NULL);
-	for (r = 0; r < RING; r++)
+	for (r = 0; vs.nvirt > 0 && r < RING; r++)
 		for (i = 0; i < vs.nring[r]; i++)
 			if (f->offset >= vs.ring[r][i].lo &&
 			    f->offset < vs.ring[r][i].hi &&
