@@ -9,7 +9,10 @@
  * worker of the oldest input in flight writes straight to stdout and
  * stderr; the others write to unlinked temporary files (one for both
  * when stdout and stderr are the same file, so that 2>&1 keeps its
- * interleaving), so memory stays flat whatever they print.  The parent
+ * interleaving), so memory stays flat whatever they print.  Small
+ * regular files go in batches of consecutive inputs, one message, one
+ * output file and one record for up to BATCH_MAX of them, so that the
+ * hand-over does not cost more than their scan.  The parent
  * copies each input's output once every input before it is out, sums the
  * counters and reports walk errors in their place: the bytes written are
  * the ones -j 1 writes.  What was loaded before the workers started (the
@@ -39,7 +42,10 @@
 #define QUEUE_PER_WORKER	64	/* inputs in flight per worker */
 #define FDS_SPARE		64	/* descriptors kept for the rest */
 #define COPY_SIZE		(64 * 1024)
-#define MSG_MAX			(64 * 1024)	/* an input name */
+#define MSG_MAX			(64 * 1024)	/* the names of a job */
+#define BATCH_MAX		32	/* small inputs in one job */
+#define SMALL_MAX		(64 * 1024)	/* a small input, bytes */
+#define BATCH_BYTES		(512 * 1024)	/* a batch is full */
 
 /* One input in flight, or a walk error waiting for its turn. */
 struct job {
@@ -64,18 +70,28 @@ struct worker {
 	size_t		 job[DEPTH];	/* queue positions, in order */
 };
 
-/* Room for the descriptors that come with an input. */
+/* Room for the descriptors that come with a job. */
 union fdmsg {
 	struct cmsghdr	h;
-	char		b[CMSG_SPACE(3 * sizeof(int))];
+	char		b[CMSG_SPACE((BATCH_MAX + 2) * sizeof(int))];
 };
 
-/* What the parent sends with an input: the fds come alongside. */
+/*
+ * What the parent sends with a job: the fds come alongside, the inputs'
+ * names follow, each ended by a NUL.
+ */
 struct jobmsg {
-	int		 is_stdin;
-	int		 nfds;		/* input, then stdout and stderr files */
-	int		 has_path;	/* the name is a path */
-	size_t		 namelen;	/* the name follows */
+	int		 is_stdin;	/* one input, standard input */
+	int		 ninputs;	/* input fds, 1 to BATCH_MAX */
+	int		 nfds;		/* inputs, then stdout and stderr files */
+	int		 has_path;	/* the names are paths */
+	size_t		 namelen;	/* the names, with their NULs */
+};
+
+/* A small input waiting for its batch to be sent. */
+struct pendin {
+	int		 fd;
+	char		*name;
 };
 
 static struct {
@@ -94,6 +110,11 @@ static struct {
 	int			 warned;	/* no temporary file, said so */
 	int			 in_stdin;	/* a job reads stdin ... */
 	size_t			 stdin_job;	/* ... at this position */
+	struct pendin		 bat[BATCH_MAX];	/* the next batch */
+	size_t			 nbat;
+	size_t			 batlen;	/* their names, with NULs */
+	uint64_t		 batbytes;
+	char			*names;		/* MSG_MAX */
 } js;
 
 _Static_assert(sizeof(struct jobres) <= PIPE_BUF,
@@ -135,6 +156,7 @@ jobs_init(unsigned n, const struct jobs_ops *ops)
 	js.q = xreallocarray(NULL, js.qcap, sizeof(*js.q));
 	js.w = xreallocarray(NULL, n, sizeof(*js.w));
 	js.pool = xreallocarray(NULL, 2 * js.qcap, sizeof(*js.pool));
+	js.names = xmalloc(MSG_MAX);
 	js.merged = fstat(STDOUT_FILENO, &so) == 0 &&
 	    fstat(STDERR_FILENO, &se) == 0 && so.st_dev == se.st_dev &&
 	    so.st_ino == se.st_ino;
@@ -238,7 +260,7 @@ pop(void)
 	js.n--;
 }
 
-/* Receive one input with its fds into m, name, fds: 0 at the end. */
+/* Receive one job with its fds into m, names, fds: 0 at the end. */
 static int
 recv_job(int sock, struct jobmsg *m, char *name, int *fds)
 {
@@ -262,14 +284,15 @@ recv_job(int sock, struct jobmsg *m, char *name, int *fds)
 	while (r == -1 && errno == EINTR);
 	if (r == 0)
 		return (0);
-	if (r < (ssize_t)sizeof(*m) || m->nfds < 1 || m->nfds > 3 ||
-	    m->namelen != (size_t)r - sizeof(*m) ||
+	if (r < (ssize_t)sizeof(*m) || m->ninputs < 1 ||
+	    m->ninputs > BATCH_MAX || m->nfds < m->ninputs ||
+	    m->nfds > m->ninputs + 2 || m->namelen < 1 ||
+	    m->namelen != (size_t)r - sizeof(*m) || name[m->namelen - 1] != 0 ||
 	    (c = CMSG_FIRSTHDR(&mh)) == NULL || c->cmsg_level != SOL_SOCKET ||
 	    c->cmsg_type != SCM_RIGHTS ||
 	    c->cmsg_len != CMSG_LEN((size_t)m->nfds * sizeof(int)))
 		_exit(2);
 	memcpy(fds, CMSG_DATA(c), (size_t)m->nfds * sizeof(int));
-	name[m->namelen] = '\0';
 	return (1);
 }
 
@@ -278,31 +301,43 @@ static _Noreturn void
 worker(int sock)
 {
 	struct jobmsg	 m;
-	struct jobres	 r;
-	char		*name;
-	int		 fds[3], so, se;
+	struct jobres	 r, one;
+	char		*name, *at, *end;
+	int		 fds[BATCH_MAX + 2], so, se, i, k;
 	ssize_t		 n;
 
-	name = xmalloc(MSG_MAX + 1);
+	name = xmalloc(MSG_MAX);
 	if ((so = dup(STDOUT_FILENO)) == -1 || (se = dup(STDERR_FILENO)) == -1)
 		_exit(2);
 	while (recv_job(sock, &m, name, fds)) {
+		k = m.ninputs;
 		/* Straight out, or to the files the parent copies later. */
-		if (m.nfds == 1) {
+		if (m.nfds == k) {
 			if (dup2(so, STDOUT_FILENO) == -1 ||
 			    dup2(se, STDERR_FILENO) == -1)
 				_exit(2);
-		} else if (dup2(fds[1], STDOUT_FILENO) == -1 ||
+		} else if (dup2(fds[k], STDOUT_FILENO) == -1 ||
 		    dup2(fds[m.nfds - 1], STDERR_FILENO) == -1)
 			_exit(2);
-		if (m.nfds > 1)
-			close(fds[1]);
-		if (m.nfds > 2)
-			close(fds[2]);
+		for (i = k; i < m.nfds; i++)
+			close(fds[i]);
+		/* The inputs in order; -q's leak ends the batch. */
 		memset(&r, 0, sizeof(r));
-		js.ops->scan(js.ops->arg, name, m.has_path ? name : NULL,
-		    fds[0], m.is_stdin, &r);
-		close(fds[0]);
+		at = name;
+		end = name + m.namelen;
+		for (i = 0; i < k; i++) {
+			if (at >= end)
+				_exit(2);
+			if (!r.stop) {
+				memset(&one, 0, sizeof(one));
+				js.ops->scan(js.ops->arg, at,
+				    m.has_path ? at : NULL, fds[i], m.is_stdin,
+				    &one);
+				jobres_add(&r, &one);
+			}
+			close(fds[i]);
+			at += strlen(at) + 1;
+		}
 		if (fflush(stdout) == EOF || ferror(stdout))
 			js.ops->out_failed(errno);
 		do
@@ -506,11 +541,13 @@ idle_worker(void)
 }
 
 /*
- * Scan one input in a worker; the caller closes fd.  path is name, or
- * NULL for stdin.  Non-zero: -q found its leak, stop the walk.
+ * Hand the inputs fd[0..k) (names: their names, each ended by a NUL,
+ * namelen bytes in all) to a worker as one job.  Non-zero: -q found
+ * its leak, stop the walk.
  */
-int
-jobs_input(const char *name, const char *path, int fd, int is_stdin)
+static int
+send_job(const int *in, int k, const char *names, size_t namelen,
+    int has_path, int is_stdin)
 {
 	union fdmsg	 cb;
 	struct msghdr	 mh;
@@ -519,7 +556,7 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	struct jobmsg	 m;
 	struct worker	*w;
 	struct job	*j;
-	int		 fds[3], out, err;
+	int		 fds[BATCH_MAX + 2], out, err;
 	ssize_t		 r;
 
 	emit();
@@ -537,13 +574,12 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 		return (1);
 	memset(&m, 0, sizeof(m));
 	m.is_stdin = is_stdin;
-	m.has_path = path != NULL;
-	m.namelen = strlen(name);
-	if (m.namelen > MSG_MAX)
-		log_fatal("an input name is too long for a worker");
-	fds[0] = fd;
-	m.nfds = 1;
-	/* The oldest input in flight writes directly. */
+	m.has_path = has_path;
+	m.ninputs = k;
+	m.namelen = namelen;
+	memcpy(fds, in, (size_t)k * sizeof(int));
+	m.nfds = k;
+	/* The oldest job in flight writes directly. */
 	if (js.n > 0) {
 		out = tmp_file();
 		err = out == -1 || js.merged ? -1 : tmp_file();
@@ -565,12 +601,12 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	}
 	j = job_at(js.head + js.n);
 	memset(j, 0, sizeof(*j));
-	j->out = m.nfds > 1 ? fds[1] : -1;
-	j->err = m.nfds > 2 ? fds[2] : -1;
+	j->out = m.nfds > k ? fds[k] : -1;
+	j->err = m.nfds > k + 1 ? fds[k + 1] : -1;
 	iov[0].iov_base = &m;
 	iov[0].iov_len = sizeof(m);
-	iov[1].iov_base = (void *)(uintptr_t)name;
-	iov[1].iov_len = m.namelen;
+	iov[1].iov_base = (void *)(uintptr_t)names;
+	iov[1].iov_len = namelen;
 	memset(&mh, 0, sizeof(mh));
 	memset(&cb, 0, sizeof(cb));
 	mh.msg_iov = iov;
@@ -585,7 +621,7 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	do
 		r = sendmsg(w->sock, &mh, MSG_NOSIGNAL);
 	while (r == -1 && errno == EINTR);
-	if (r != (ssize_t)(sizeof(m) + m.namelen))
+	if (r != (ssize_t)(sizeof(m) + namelen))
 		log_fatal("cannot hand an input to a worker: %s",
 		    r == -1 ? strerror(errno) : "short write");
 	if (is_stdin) {
@@ -599,12 +635,75 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	return (0);
 }
 
+/* Send the batch of small inputs waiting, if any.  Non-zero: -q. */
+static int
+flush_batch(void)
+{
+	int	fds[BATCH_MAX], stop;
+	size_t	i, len, off;
+
+	if (js.nbat == 0)
+		return (js.stop);
+	for (i = off = 0; i < js.nbat; i++) {
+		fds[i] = js.bat[i].fd;
+		len = strlen(js.bat[i].name) + 1;
+		memcpy(js.names + off, js.bat[i].name, len);
+		off += len;
+	}
+	stop = send_job(fds, (int)js.nbat, js.names, off, 1, 0);
+	for (i = 0; i < js.nbat; i++) {
+		close(js.bat[i].fd);
+		free(js.bat[i].name);
+	}
+	js.nbat = 0;
+	js.batlen = 0;
+	js.batbytes = 0;
+	return (stop);
+}
+
+/*
+ * Scan one input in a worker; the caller closes fd.  path is name, or
+ * NULL for stdin.  Non-zero: -q found its leak, stop the walk.
+ */
+int
+jobs_input(const char *name, const char *path, int fd, int is_stdin)
+{
+	struct stat	st;
+	size_t		namelen;
+	int		stop, d;
+
+	namelen = strlen(name) + 1;
+	if (namelen > MSG_MAX)
+		log_fatal("an input name is too long for a worker");
+	/* A small regular file joins the batch: a copy of its fd. */
+	if (path != NULL && !is_stdin && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size <= SMALL_MAX) {
+		if (js.batlen + namelen > MSG_MAX &&
+		    (stop = flush_batch()) != 0)
+			return (stop);
+		if ((d = fcntl(fd, F_DUPFD_CLOEXEC, 0)) != -1) {
+			js.bat[js.nbat].fd = d;
+			js.bat[js.nbat].name = xstrdup(name);
+			js.nbat++;
+			js.batlen += namelen;
+			js.batbytes += (uint64_t)st.st_size;
+			if (js.nbat == BATCH_MAX || js.batbytes >= BATCH_BYTES)
+				return (flush_batch());
+			return (js.stop);
+		}
+	}
+	if ((stop = flush_batch()) != 0)
+		return (stop);
+	return (send_job(&fd, 1, name, namelen, path != NULL, is_stdin));
+}
+
 /* A walk error: reported in its place among the inputs. */
 void
 jobs_error(const char *path, uint64_t line, const char *msg)
 {
 	struct job	*j;
 
+	(void)flush_batch();
 	emit();
 	if (js.stop)
 		return;
@@ -632,6 +731,7 @@ jobs_error(const char *path, uint64_t line, const char *msg)
 void
 jobs_finish(void)
 {
+	(void)flush_batch();
 	for (;;) {
 		emit();
 		if (js.n == 0 || js.stop)
@@ -647,4 +747,6 @@ jobs_finish(void)
 		close(js.pool[--js.npool]);
 	free(js.pool);
 	js.pool = NULL;
+	free(js.names);
+	js.names = NULL;
 }

@@ -1068,29 +1068,45 @@ job_scan(void *arg, const char *name, const char *path, int fd,
 	r->stop = stop;
 }
 
+/* Add the record r to *into: counters summed, flags kept. */
+void
+jobres_add(struct jobres *into, const struct jobres *r)
+{
+	struct totals		*d = &into->tot;
+	const struct totals	*t = &r->tot;
+	size_t			 i;
+
+	d->inputs += t->inputs;
+	d->skipped_binary += t->skipped_binary;
+	d->errors += t->errors;
+	d->bytes += t->bytes;
+	d->lines += t->lines;
+	d->findings += t->findings;
+	d->boots += t->boots;
+	d->unhashed += t->unhashed;
+	for (i = 0; i < KL_REGION_COUNT; i++) {
+		d->region[i] += t->region[i];
+		d->disclosed[i] += t->disclosed[i];
+	}
+	for (i = 0; i < KL_SUP_COUNT; i++)
+		d->suppressed[i] += t->suppressed[i];
+	d->slides += t->slides;
+	into->errors += r->errors;
+	into->leaked |= r->leaked;
+	into->stop |= r->stop;
+}
+
 /* Parent: add a worker's counters, in input order. */
 static void
 job_merge(void *arg, const struct jobres *r)
 {
-	const struct totals	*t = &r->tot;
-	size_t			 i;
+	struct jobres	all;
 
 	(void)arg;
-	run.tot.inputs += t->inputs;
-	run.tot.skipped_binary += t->skipped_binary;
-	run.tot.errors += t->errors;
-	run.tot.bytes += t->bytes;
-	run.tot.lines += t->lines;
-	run.tot.findings += t->findings;
-	run.tot.boots += t->boots;
-	run.tot.unhashed += t->unhashed;
-	for (i = 0; i < KL_REGION_COUNT; i++) {
-		run.tot.region[i] += t->region[i];
-		run.tot.disclosed[i] += t->disclosed[i];
-	}
-	for (i = 0; i < KL_SUP_COUNT; i++)
-		run.tot.suppressed[i] += t->suppressed[i];
-	run.tot.slides += t->slides;
+	memset(&all, 0, sizeof(all));
+	all.tot = run.tot;
+	jobres_add(&all, r);
+	run.tot = all.tot;
 	log_add_errors(r->errors);
 	if (r->leaked)
 		run.leaked = 1;

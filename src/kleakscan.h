@@ -179,6 +179,7 @@ struct walk_cb {
 
 /* kleakscan.c */
 void		 out_check(void);
+void		 jobres_add(struct jobres *, const struct jobres *);
 enum kl_unit_kind unit_kind(enum kl_unit_kind);
 
 /* jobs.c */

@@ -151,6 +151,34 @@ is "$(cat "$TMP/t2.err")" "kleakscan: cannot create a temporary file in \
 /nonexistent: No such file or directory: scanning one input at a time" \
     "TMPDIR missing: one warning"
 
+# Small files go to the workers in batches of up to 32: 300 one-line
+# files, one leak in the 137th and a missing name at the 100th, a big
+# file in the middle of a batch, and -q stopping inside a batch.
+mkdir "$TMP/tiny"
+i=0
+while [ $i -lt 300 ]; do
+	n=$(printf '%03d' $i)
+	if [ $i -eq 137 ]; then
+		echo "[    0.000000] leak at ffffffff81234567 in file $n"
+	else
+		echo "[    0.000000] nothing in file $n"
+	fi >"$TMP/tiny/f$n"
+	i=$((i + 1))
+done
+(cd "$TMP/tiny" && ls) | sed "s,^,$TMP/tiny/," >"$TMP/tlist"
+sed '100a\
+'"$TMP"'/tiny/missing' "$TMP/tlist" >"$TMP/tlist2"
+sed '50a\
+'"$CORPUS"'/qemu/System.map-6.1.0-57-amd64.xz' "$TMP/tlist2" \
+    >"$TMP/tlist3"
+same "300 small files: -c" -c --files-from "$TMP/tlist3"
+is "$(wc -l <"$TMP/j1.out" | tr -d ' ')" 301 "300 small files: -c: a count each"
+like "$(cat "$TMP/j1.err")" "tiny/missing: " "300 small files: the missing one named"
+same "300 small files: -l" -l --files-from "$TMP/tlist3"
+same "300 small files: -q" -q --files-from "$TMP/tlist2"
+is "$J1_STATUS" 1 "300 small files: -q: exit status 1"
+same "300 small files: --json --stats" --json --stats "$TMP/tiny"
+
 # Few descriptors: fewer inputs wait at once, the output is the same and
 # nothing is said (up to 64 wait per worker, two temporary files each).
 "$KLEAKSCAN" -j1 -c "$CORPUS" >"$TMP/f1.out" 2>/dev/null
