@@ -307,7 +307,8 @@ compile(struct kl_leakdb *db, struct lentry *le, const char *name,
 	if (cap > db->maxcap)
 		db->maxcap = cap;
 	/* JIT may be refused (no executable memory): interpret then. */
-	le->jit = pcre2_jit_compile(le->re, PCRE2_JIT_COMPLETE) == 0;
+	le->jit = getenv("KLEAKSCAN_NO_JIT") == NULL &&
+	    pcre2_jit_compile(le->re, PCRE2_JIT_COMPLETE) == 0;
 	return (0);
 }
 
