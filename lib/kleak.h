@@ -750,6 +750,8 @@ void		 kl_kaslr_set_arch(struct kl_kaslr *, enum kl_arch_id);
 void		 kl_kaslr_set_map(struct kl_kaslr *, const struct kl_symtab *);
 int		 kl_kaslr_line(struct kl_kaslr *, uint64_t, const uint8_t *,
 		     size_t);
+int		 kl_kaslr_wants(const struct kl_kaslr *, const uint8_t *,
+		     size_t);
 void		 kl_kaslr_value(struct kl_kaslr *, uint64_t, enum kl_region,
 		     uint64_t);
 void		 kl_kaslr_base(struct kl_kaslr *, uint64_t,

@@ -538,6 +538,20 @@ state_finding(const struct kl_line *l, int off, struct kl_finding *lf)
 }
 
 /*
+ * Can the framed line l change anything here (the release, the KASLR
+ * evidence, the leak-source spans) or make a finding?  Most lines
+ * cannot, and the caller skips verdict_line() for them.
+ */
+int
+verdict_wants(const struct kl_line *l)
+{
+	if (!active())
+		return (0);
+	return (l->banner || vs.lm != NULL ||
+	    kl_kaslr_wants(&vs.k, l->text + l->msg, l->len - l->msg));
+}
+
+/*
  * A framed line.  Returns the findings the line makes itself (at most
  * max, in out): the value of a Kernel Offset line and the words of a
  * KASLR state line (region layout), the physical addresses of known
