@@ -547,8 +547,9 @@ verdict_wants(const struct kl_line *l)
 {
 	if (!active())
 		return (0);
-	return (l->banner || vs.lm != NULL ||
-	    kl_kaslr_wants(&vs.k, l->text + l->msg, l->len - l->msg));
+	if (l->banner || vs.lm != NULL)
+		return (1);
+	return (kl_kaslr_wants(&vs.k, l->text + l->msg, l->len - l->msg));
 }
 
 /*
