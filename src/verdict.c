@@ -114,6 +114,7 @@ static struct {
 	int			*bix;		/* bases[] of each entry */
 	size_t			 nbix;
 	size_t			 nkind;		/* spans of ring with a kind */
+	size_t			 nspans;	/* spans of ring in all */
 	struct kl_leakmatch	*lm;
 	struct kl_leak_hit	 hits[HITS_MAX];
 	struct span		 ring[RING][HITS_MAX];
@@ -340,6 +341,7 @@ verdict_unit_begin(void)
 	vs.alen = 0;
 	vs.waiting = 0;
 	vs.nkind = 0;
+	vs.nspans = 0;
 	memset(vs.nring, 0, sizeof(vs.nring));
 	boot_start();
 }
@@ -453,9 +455,11 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	for (i = 0; i < *ns; i++)
 		if (vs.ring[vs.ringpos][i].kind >= 0)
 			vs.nkind--;
+	vs.nspans -= *ns;
 	*ns = 0;
 	r = kl_leak_match(vs.lm, m, n, vs.hits, HITS_MAX);
 	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
+	vs.nspans += nh;
 	for (i = 0; i < nh; i++) {
 		sp = &vs.ring[vs.ringpos][(*ns)++];
 		sp->lo = l->offset + l->msg + vs.hits[i].off;
@@ -598,7 +602,8 @@ verdict_rule(const struct kl_finding *f, const char **explain)
 {
 	size_t	r, i;
 
-	if (!active() || f->region == KL_REGION_PHYSICAL ||
+	/* No span (the leak sources are not loaded with -c): no look. */
+	if (!active() || vs.nspans == 0 || f->region == KL_REGION_PHYSICAL ||
 	    f->region == KL_REGION_LAYOUT)
 		return (NULL);
 	for (r = 0; r < RING; r++)
