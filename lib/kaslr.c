@@ -605,6 +605,20 @@ kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
 }
 
 /*
+ * The first bytes of the messages kl_kaslr_wants() may take, in the
+ * four words of set (bit c of word c / 64): 'K' and 'C', any with a map.
+ */
+void
+kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
+{
+	memset(set, k->map != NULL ? 0xff : 0, 4 * sizeof(*set));
+	if (k->map == NULL) {
+		set['K' / 64] |= (uint64_t)1 << ('K' % 64);
+		set['C' / 64] |= (uint64_t)1 << ('C' % 64);
+	}
+}
+
+/*
  * Look at one line of the boot segment (its message).  Returns what the
  * line itself discloses of the layout: 1 for a slide ("Kernel Offset:
  * 0x..", "Kernel relocated by 0x.."), 2 for KASLR off, 3 for a failed

@@ -643,10 +643,21 @@ t_wants(void **state)
 		"Kern",
 	};
 	struct kl_kaslr k;
-	size_t i;
+	uint64_t set[4];
+	size_t i, n;
+	unsigned c;
 
 	(void)state;
 	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	/* kl_kaslr_first(): 'K' and 'C', every first byte of yes[]. */
+	kl_kaslr_first(&k, set);
+	for (n = 0, c = 0; c < 256; c++)
+		n += (size_t)((set[c / 64] >> (c % 64)) & 1);
+	assert_int_equal(n, 2);
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		c = (uint8_t)yes[i][0];
+		assert_true((set[c / 64] >> (c % 64)) & 1);
+	}
 	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		assert_true(kl_kaslr_wants(&k, (const uint8_t *)yes[i],
 		    strlen(yes[i])));
@@ -654,6 +665,9 @@ t_wants(void **state)
 		assert_false(kl_kaslr_wants(&k, (const uint8_t *)no[i],
 		    strlen(no[i])));
 	kl_kaslr_set_map(&k, slice);
+	kl_kaslr_first(&k, set);
+	assert_true(set[0] == UINT64_MAX && set[1] == UINT64_MAX &&
+	    set[2] == UINT64_MAX && set[3] == UINT64_MAX);
 	for (i = 0; i + 1 < sizeof(no) / sizeof(no[0]); i++)
 		assert_true(kl_kaslr_wants(&k, (const uint8_t *)no[i],
 		    strlen(no[i])));
