@@ -580,6 +580,45 @@ msr_rip(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 }
 
 /*
+ * Can kl_kaslr_line() learn anything from the message m?  Without a map
+ * only the lines starting "Kern" ("Kernel Offset: ", "Kernel relocated
+ * by 0x", "Kernel command line: "), "KASL" (kstates[]) or "Comm"
+ * ("Command line: ") can; with one, also frames, registers and kallsyms
+ * lines.  Cheap, for callers that skip the call on most lines.
+ */
+int
+kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
+{
+	if (n < 8)
+		return (0);
+	if (k->map != NULL)
+		return (1);
+	switch (m[0]) {
+	case 'K':
+		return ((m[1] == 'e' && m[2] == 'r' && m[3] == 'n') ||
+		    (m[1] == 'A' && m[2] == 'S' && m[3] == 'L'));
+	case 'C':
+		return (m[1] == 'o' && m[2] == 'm' && m[3] == 'm');
+	default:
+		return (0);
+	}
+}
+
+/*
+ * The first bytes of the messages kl_kaslr_wants() may take, in the
+ * four words of set (bit c of word c / 64): 'K' and 'C', any with a map.
+ */
+void
+kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
+{
+	memset(set, k->map != NULL ? 0xff : 0, 4 * sizeof(*set));
+	if (k->map == NULL) {
+		set['K' / 64] |= (uint64_t)1 << ('K' % 64);
+		set['C' / 64] |= (uint64_t)1 << ('C' % 64);
+	}
+}
+
+/*
  * Look at one line of the boot segment (its message).  Returns what the
  * line itself discloses of the layout: 1 for a slide ("Kernel Offset:
  * 0x..", "Kernel relocated by 0x.."), 2 for KASLR off, 3 for a failed
@@ -591,7 +630,7 @@ kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	size_t b;
 	int r;
 
-	if (n < 8)
+	if (!kl_kaslr_wants(k, m, n))
 		return (0);
 	switch (m[0]) {
 	case 'K':

@@ -120,5 +120,7 @@ const struct kl_options *kl_engine_options(const struct kl_engine *);
 /* leaks.c: every pattern, no key filter (the reference for tests). */
 int	 kl_leak_match_all(struct kl_leakmatch *, const uint8_t *, size_t,
 	    struct kl_leak_hit *, size_t);
+/* leaks.c: can a message starting with the byte match entry i? */
+int	 kl_leakdb_first_ok(const struct kl_leakdb *, size_t, uint8_t);
 
 #endif /* KLEAK_INT_H */

@@ -360,6 +360,13 @@ struct kl_sink {
 	int	(*finding)(void *, const struct kl_finding *);
 	int	(*line)(void *, const struct kl_line *);
 	int	(*boot)(void *, const struct kl_boot *);
+	/*
+	 * The first message bytes of the lines line wants (bit c of word
+	 * c / 64), besides boot banners; a line with an empty message is
+	 * not shown.  Read at each line, so the sink may change it.  NULL:
+	 * every line.
+	 */
+	const uint64_t *line_first;
 };
 
 /*
@@ -750,6 +757,9 @@ void		 kl_kaslr_set_arch(struct kl_kaslr *, enum kl_arch_id);
 void		 kl_kaslr_set_map(struct kl_kaslr *, const struct kl_symtab *);
 int		 kl_kaslr_line(struct kl_kaslr *, uint64_t, const uint8_t *,
 		     size_t);
+int		 kl_kaslr_wants(const struct kl_kaslr *, const uint8_t *,
+		     size_t);
+void		 kl_kaslr_first(const struct kl_kaslr *, uint64_t *);
 void		 kl_kaslr_value(struct kl_kaslr *, uint64_t, enum kl_region,
 		     uint64_t);
 void		 kl_kaslr_base(struct kl_kaslr *, uint64_t,

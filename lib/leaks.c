@@ -47,6 +47,9 @@ struct lentry {
 	struct kl_leak_entry pub;
 	pcre2_code	*re;
 	int		 jit;
+	uint64_t	 fb[4];		/* bytes a message it matches can
+					   start with (all but for an
+					   anchored pattern) */
 	size_t		 ngroups;
 	struct group	 g[KL_LEAK_VALUES_MAX];
 };
@@ -59,6 +62,7 @@ struct lkey {
 	uint16_t	 gram;
 	size_t		*ent;		/* entry indices, file order */
 	size_t		 nent;
+	uint64_t	 fb[4];		/* union of its entries' fb */
 };
 
 /* A key's anchor pair, for the sorted index. */
@@ -74,7 +78,14 @@ struct kl_leakdb {
 	size_t		 nk;
 	struct kgram	*byg;		/* keys sorted by anchor pair */
 	uint8_t		 has[65536];	/* by pair (a native 16-bit load):
-					   is it the anchor of a key? */
+					   the line groups of the keys it
+					   anchors (bit g: a key a message
+					   of group g may hold) */
+	uint8_t		 lgroup[256];	/* by first byte: 1 << its group */
+	uint64_t	*eallow;	/* by first byte: the entries a
+					   message starting so can match,
+					   words bits each */
+	size_t		 words;
 	uint16_t	 first[65536];	/* pair: 1 + its first index in byg */
 	size_t		 minkey;	/* shortest key */
 	uint32_t	 maxcap;	/* largest capture count */
@@ -112,6 +123,59 @@ static const char *const discname[] = {
 	"text", "modules", "direct-map", "vmalloc", "vmemmap", "physical",
 	"layout"
 };
+
+/* Is byte c in the 256-bit set b? */
+static inline int
+in_set(const uint64_t *b, uint8_t c)
+{
+	return ((b[c >> 6] >> (c & 63)) & 1);
+}
+
+/*
+ * The bytes a message that le's pattern matches can start with, in
+ * le->fb.  A pattern PCRE2 finds anchored and that starts with '^'
+ * matches at offset 0 only: its first byte is the first byte of the
+ * same pattern without the '^', which PCRE2 knows (the code unit every
+ * match starts with, or its start bitmap, both what it uses itself to
+ * skip starting offsets).  Anything else may start with any byte.
+ */
+static void
+first_bytes(struct lentry *le)
+{
+	const uint8_t *bm;
+	pcre2_code *re;
+	uint32_t opts = 0, type = 0, cu = 0;
+	PCRE2_SIZE erroff;
+	int rc, c;
+
+	memset(le->fb, 0xff, sizeof(le->fb));
+	if (pcre2_pattern_info(le->re, PCRE2_INFO_ALLOPTIONS, &opts) != 0 ||
+	    (opts & PCRE2_ANCHORED) == 0 || le->pub.pattern[0] != '^')
+		return;
+	if ((re = pcre2_compile((PCRE2_SPTR)le->pub.pattern + 1,
+	    PCRE2_ZERO_TERMINATED, PCRE2_NEVER_UTF | PCRE2_NEVER_UCP, &rc,
+	    &erroff, NULL)) == NULL)
+		return;
+	if (pcre2_pattern_info(re, PCRE2_INFO_FIRSTCODETYPE, &type) == 0 &&
+	    type == 1 &&
+	    pcre2_pattern_info(re, PCRE2_INFO_FIRSTCODEUNIT, &cu) == 0 &&
+	    cu < 256) {
+		/* Either case: the caseless flag is not reported. */
+		memset(le->fb, 0, sizeof(le->fb));
+		le->fb[cu >> 6] |= (uint64_t)1 << (cu & 63);
+		if (cu < 128 && ((cu | 0x20) >= 'a' && (cu | 0x20) <= 'z')) {
+			cu ^= 0x20;
+			le->fb[cu >> 6] |= (uint64_t)1 << (cu & 63);
+		}
+	} else if (type == 0 && pcre2_pattern_info(re,
+	    PCRE2_INFO_FIRSTBITMAP, &bm) == 0 && bm != NULL) {
+		memset(le->fb, 0, sizeof(le->fb));
+		for (c = 0; c < 256; c++)
+			if (bm[c / 8] & (1u << (c % 8)))
+				le->fb[c >> 6] |= (uint64_t)1 << (c & 63);
+	}
+	pcre2_code_free(re);
+}
 
 /* Set err to "name:line: message". */
 static void KL_PRINTFLIKE(4, 5)
@@ -309,6 +373,7 @@ compile(struct kl_leakdb *db, struct lentry *le, const char *name,
 	/* JIT may be refused (no executable memory): interpret then. */
 	le->jit = getenv("KLEAKSCAN_NO_JIT") == NULL &&
 	    pcre2_jit_compile(le->re, PCRE2_JIT_COMPLETE) == 0;
+	first_bytes(le);
 	return (0);
 }
 
@@ -589,8 +654,27 @@ parse(struct kl_leakdb *db, const uint8_t *buf, size_t len,
 }
 
 /*
- * How often a byte shows up in log text, roughly: letters, digits and
- * blanks are everywhere, framing punctuation often, the rest seldom.
+ * The 256 commonest byte pairs of the text files of ../shared/corpus
+ * (boot logs, oops reports, syslogs), commonest first: an anchor pair
+ * among them would stop the search on most lines.
+ */
+static const char common_pairs[] =
+	    "00  ff[ 0x] :  00 /0er+0in 1re fte][ 210e 01x1le==2080ed"
+	    "aloronatesnestde C R c0]02.0 s tckd oc0.seti T1]lo, ac a"
+	    "17co r16110:40en [88 3ntt ce22_s (14 4? ta181303 ?etf812"
+	    ".1300415ro ps 5060tr dx2itan b1.liheomlln as236419nd8 ec"
+	    "05240870e_mear29ra4890:0ngio4.21 8us8133 iis0726--272]un"
+	    ".2ea> 31ad7]8]9]4]geri28093]t_6.em6]casy5]th34icl 2._c82"
+	    "36 l 5.31 ch06rt e44328438ctr 7 25el57890/55.566f ss86ve"
+	    "35752 to3.41c0439859.742ut.43794 6__5868x37.45468356 n.8"
+	    "ab63495.7276 7ma _39ev9.ouot6596 u.6pak_735251pr7154.9bl"
+	    "ul538.78";
+
+/*
+ * How often a byte shows up in log text, roughly: blanks, framing
+ * punctuation and the common letters are everywhere, the rarer letters
+ * less, capitals and the rest seldom.  Only the speed of a search
+ * depends on it: any pair of a key finds every line holding the key.
  */
 static unsigned
 byte_freq(uint8_t c)
@@ -601,14 +685,34 @@ byte_freq(uint8_t c)
 	if (c == ':' || c == '[' || c == ']' || c == '0' || c == '.' ||
 	    c == 'x')
 		return (14);
-	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+	if ((c >= '1' && c <= '9') || c == '_' ||
+	    (c != '\0' && strchr("etaoinsrhldcu", c) != NULL))
 		return (10);
-	if (c == '-' || c == '_' || c == '(' || c == ')' || c == ',' ||
-	    c == '/' || c == '=' || c == '\t')
+	if (c >= 'a' && c <= 'z')
+		return (strchr("vkjqz", c) != NULL ? 4 : 7);
+	if (c == '-' || c == '(' || c == ')' || c == ',' || c == '/' ||
+	    c == '=' || c == '\t')
 		return (6);
 	if (c >= 'A' && c <= 'Z')
 		return (4);
 	return (2);
+}
+
+/*
+ * What the byte pair a b costs as an anchor: its rank among the common
+ * pairs (the commonest costs most), else less than any of them, by how
+ * often its bytes show up.
+ */
+static unsigned
+pair_cost(uint8_t a, uint8_t b)
+{
+	size_t i, n = sizeof(common_pairs) - 1;
+
+	for (i = 0; i + 1 < n; i += 2)
+		if ((uint8_t)common_pairs[i] == a &&
+		    (uint8_t)common_pairs[i + 1] == b)
+			return (1000 + (unsigned)(n - i));
+	return (byte_freq(a) * byte_freq(b));
 }
 
 /* Order anchor pairs (qsort's comparison). */
@@ -630,6 +734,132 @@ pair(const uint8_t *b)
 
 	memcpy(&g, b, sizeof(g));
 	return (g);
+}
+
+/* How many bits of the wk words a are set. */
+static size_t
+popcount_words(const uint64_t *a, size_t wk)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < wk; i++)
+		n += (size_t)__builtin_popcountll(a[i]);
+	return (n);
+}
+
+/* How many bits a | b has. */
+static size_t
+popcount_or(const uint64_t *a, const uint64_t *b, size_t wk)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < wk; i++)
+		n += (size_t)__builtin_popcountll(a[i] | b[i]);
+	return (n);
+}
+
+/* How much a first byte counts when groups are merged: how common. */
+static size_t
+byte_weight(uint8_t c)
+{
+	if (c == ' ' || c == '\t')
+		return (8);
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return (4);
+	if (c >= '0' && c <= '9')
+		return (2);
+	return (1);
+}
+
+/*
+ * Line groups: the first byte of a message rules out the anchored
+ * entries that cannot start with it, and the keys all of whose entries
+ * are ruled out.  Bytes that leave the same keys form a group; while
+ * there are more than eight, the two whose merging adds the fewest
+ * keys to look for (weighted by byte_weight()) are merged.  A pair is
+ * looked at only when it anchors a key of the message's group.  Also
+ * the entries each first byte leaves (eallow).
+ */
+static int
+build_groups(struct kl_leakdb *db, struct kl_error *err)
+{
+	uint64_t *sig = NULL;
+	size_t wk = (db->nk + 63) / 64 + 1, i, j, c, a, b, ng = 0;
+	size_t gof[256], cnt[256], best, cost, pa, pb, pu;
+	struct lkey *k;
+
+	db->words = (db->n + 63) / 64;
+	if ((db->eallow = calloc(256 * db->words, sizeof(uint64_t))) ==
+	    NULL || (sig = calloc(256 * wk, sizeof(uint64_t))) == NULL) {
+		free(sig);
+		nomem(err);
+		return (-1);
+	}
+	for (i = 0; i < db->n; i++)
+		for (c = 0; c < 256; c++)
+			if (in_set(db->e[i].fb, (uint8_t)c))
+				db->eallow[c * db->words + i / 64] |=
+				    (uint64_t)1 << (i % 64);
+	/* Group g's keys at sig[g * wk]; first one group per byte. */
+	for (j = 0; j < db->nk; j++) {
+		k = &db->k[j];
+		for (i = 0; i < k->nent; i++)
+			for (c = 0; c < 4; c++)
+				k->fb[c] |= db->e[k->ent[i]].fb[c];
+	}
+	for (c = 0; c < 256; c++) {
+		uint64_t *t = &sig[ng * wk];
+
+		for (j = 0; j < db->nk; j++)
+			if (in_set(db->k[j].fb, (uint8_t)c))
+				t[j / 64] |= (uint64_t)1 << (j % 64);
+		for (a = 0; a < ng; a++)
+			if (memcmp(&sig[a * wk], t, wk * sizeof(*t)) == 0)
+				break;
+		if (a == ng) {
+			cnt[ng] = 0;
+			ng++;
+		} else
+			memset(t, 0, wk * sizeof(*t));
+		gof[c] = a;
+		cnt[a] += byte_weight((uint8_t)c);
+	}
+	while (ng > 8) {
+		best = SIZE_MAX;
+		pa = pb = 0;
+		for (a = 0; a < ng; a++)
+			for (b = a + 1; b < ng; b++) {
+				pu = popcount_or(&sig[a * wk], &sig[b * wk], wk);
+				cost = (pu - popcount_words(&sig[a * wk], wk)) *
+				    cnt[a] + (pu - popcount_words(&sig[b * wk],
+				    wk)) * cnt[b];
+				if (cost < best) {
+					best = cost;
+					pa = a;
+					pb = b;
+				}
+			}
+		/* b into a; the last group takes b's place. */
+		for (i = 0; i < wk; i++)
+			sig[pa * wk + i] |= sig[pb * wk + i];
+		cnt[pa] += cnt[pb];
+		ng--;
+		memcpy(&sig[pb * wk], &sig[ng * wk], wk * sizeof(*sig));
+		cnt[pb] = cnt[ng];
+		for (c = 0; c < 256; c++)
+			if (gof[c] == pb)
+				gof[c] = pa;
+			else if (gof[c] == ng)
+				gof[c] = pb;
+	}
+	for (c = 0; c < 256; c++)
+		db->lgroup[c] = (uint8_t)(1u << gof[c]);
+	for (a = 0; a < ng; a++)
+		for (j = 0; j < db->nk; j++)
+			if ((sig[a * wk + j / 64] >> (j % 64)) & 1)
+				db->has[db->k[j].gram] |= (uint8_t)(1u << a);
+	free(sig);
+	return (0);
 }
 
 /* Build the key table and the pair table. */
@@ -659,15 +889,14 @@ build_keys(struct kl_leakdb *db, struct kl_error *err)
 			k->len = strlen(s);
 			best = UINT32_MAX;
 			for (p = 0; p + 1 < k->len; p++) {
-				f = byte_freq((uint8_t)s[p]) *
-				    byte_freq((uint8_t)s[p + 1]);
+				f = pair_cost((uint8_t)s[p],
+				    (uint8_t)s[p + 1]);
 				if (f < best) {
 					best = f;
 					k->at = p;
 				}
 			}
 			k->gram = pair((const uint8_t *)s + k->at);
-			db->has[k->gram] = 1;
 			if (k->len < db->minkey)
 				db->minkey = k->len;
 			if ((k->ent = calloc(db->n, sizeof(*k->ent))) == NULL) {
@@ -684,7 +913,7 @@ build_keys(struct kl_leakdb *db, struct kl_error *err)
 	qsort(db->byg, db->nk, sizeof(*db->byg), cmp_gram);
 	for (j = db->nk; j > 0; j--)
 		db->first[db->byg[j - 1].gram] = (uint16_t)j;
-	return (0);
+	return (build_groups(db, err));
 }
 
 /* Free a database. */
@@ -713,6 +942,7 @@ kl_leakdb_free(struct kl_leakdb *db)
 			free(db->k[i].ent);
 	free(db->k);
 	free(db->byg);
+	free(db->eallow);
 	free(db->e);
 	pcre2_match_context_free(db->mctx);
 	free(db);
@@ -840,6 +1070,16 @@ const struct kl_leak_entry *
 kl_leakdb_entry(const struct kl_leakdb *db, size_t i)
 {
 	return (db == NULL || i >= db->n ? NULL : &db->e[i].pub);
+}
+
+/*
+ * Can a message starting with byte c match entry i (the first-byte
+ * filter of kl_leak_match(), for tests)?  1 or 0.
+ */
+int
+kl_leakdb_first_ok(const struct kl_leakdb *db, size_t i, uint8_t c)
+{
+	return (db != NULL && i < db->n && in_set(db->e[i].fb, c));
 }
 
 /* Are all patterns JIT-compiled? */
@@ -973,7 +1213,7 @@ check_keys(struct kl_leakmatch *m, size_t q, const uint8_t *msg, size_t len)
 
 	for (i = db->first[g] - 1u; i < db->nk && db->byg[i].gram == g; i++) {
 		k = &db->k[db->byg[i].key];
-		if (q < k->at)
+		if (q < k->at || !in_set(k->fb, msg[0]))
 			continue;
 		start = q - k->at;
 		if (k->len > len - start || msg[start] != (uint8_t)k->s[0] ||
@@ -996,27 +1236,33 @@ kl_leak_match(struct kl_leakmatch *m, const uint8_t *msg, size_t len,
     struct kl_leak_hit *hits, size_t max)
 {
 	const struct kl_leakdb *db = m->db;
+	const uint64_t *allow;
 	size_t p, q, i, w;
 	int found = 0, n = 0;
+	uint8_t lg;
 
-	if (len < db->minkey)
+	if (len < db->minkey || len == 0)
 		return (0);
+	/* Only the keys a message starting with msg[0] may need. */
+	lg = db->lgroup[msg[0]];
 	/*
 	 * One pass: the pair at every offset, four offsets a step with
 	 * one branch; a step that holds an anchor is looked at again.
 	 */
 	for (p = 0; p + 1 < len; p += 4) {
-		if (p + 5 <= len && (db->has[pair(msg + p)] |
+		if (p + 5 <= len && ((db->has[pair(msg + p)] |
 		    db->has[pair(msg + p + 1)] | db->has[pair(msg + p + 2)] |
-		    db->has[pair(msg + p + 3)]) == 0)
+		    db->has[pair(msg + p + 3)]) & lg) == 0)
 			continue;
 		for (q = p; q < p + 4 && q + 1 < len; q++)
-			if (db->has[pair(msg + q)])
+			if (db->has[pair(msg + q)] & lg)
 				found |= check_keys(m, q, msg, len);
 	}
 	if (!found)
 		return (0);
+	allow = &db->eallow[(size_t)msg[0] * db->words];
 	for (w = 0; w < m->words; w++) {
+		m->run[w] &= allow[w];
 		while (m->run[w] != 0) {
 			i = w * 64 + (size_t)__builtin_ctzll(m->run[w]);
 			m->run[w] &= m->run[w] - 1;

@@ -452,7 +452,9 @@ frame_line(struct kl_scan *sc, size_t avail)
 		if (sc->det.certain && decide(sc, 0) != 0)
 			return (1);
 	}
-	if (sc->sink.line != NULL) {
+	if (sc->sink.line != NULL && (sc->sink.line_first == NULL ||
+	    fr.boot || (ml > 0 &&
+	    ((sc->sink.line_first[mp[0] / 64] >> (mp[0] % 64)) & 1)))) {
 		struct kl_line l;
 
 		l.line = sc->lineno;

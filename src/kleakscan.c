@@ -259,9 +259,9 @@ show_finding(const struct kl_finding *f)
 	print_finding(f, verdict_symbol(f));
 }
 
-/* The sink: a framed line (KASLR evidence, layout findings). */
+/* A line verdict.c wants: its findings (kept apart from on_line()). */
 static int
-on_line(void *arg, const struct kl_line *l)
+line_findings(void *arg, const struct kl_line *l)
 {
 	struct kl_finding	lf[VERDICT_LINE_MAX];
 	size_t			n, i;
@@ -273,6 +273,18 @@ on_line(void *arg, const struct kl_line *l)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * The sink: a framed line (KASLR evidence, layout findings).  Most
+ * lines say nothing to verdict.c and cost only the test.
+ */
+static int
+on_line(void *arg, const struct kl_line *l)
+{
+	if (!verdict_wants(l))
+		return (0);
+	return (line_findings(arg, l));
 }
 
 /* The sink: a boot segment ended; its findings came before. */
@@ -1233,6 +1245,7 @@ main(int argc, char **argv)
 	run.sink.line = on_line;
 	run.sink.boot = on_boot;
 	verdict_init(&cli);
+	run.sink.line_first = verdict_line_first();
 	run.iops.arg = &run;
 	run.iops.begin = on_begin;
 	run.iops.data = on_data;

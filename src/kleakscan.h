@@ -224,6 +224,8 @@ extern const unsigned long	leak_sources_size;
 void		 verdict_init(const struct cli *);
 void		 verdict_free(void);
 void		 verdict_unit_begin(void);
+int		 verdict_wants(const struct kl_line *);
+const uint64_t	*verdict_line_first(void);
 size_t		 verdict_line(const struct kl_line *, struct kl_finding *,
 		     size_t);
 const char	*verdict_rule(const struct kl_finding *, const char **);

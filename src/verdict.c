@@ -134,6 +134,9 @@ static struct {
 	size_t			 acap;
 	int			 waiting;	/* findings wait in order */
 	int			 physical;	/* physical findings wanted */
+	uint64_t		 first[4];	/* first message bytes of the
+						   lines verdict_wants() may
+						   take (kl_sink.line_first) */
 } vs;
 
 /* Is c a hex digit? */
@@ -207,6 +210,7 @@ verdict_init(const struct cli *cli)
 	size_t		i;
 
 	memset(&vs, 0, sizeof(vs));
+	memset(vs.first, 0xff, sizeof(vs.first));
 	vs.cli = cli;
 	vs.physical = cli->physical ||
 	    (cli->redact && cli->ropt.level >= 4);
@@ -320,6 +324,7 @@ pick_map(void)
 		}
 out:
 	kl_kaslr_set_map(&vs.k, vs.map);
+	kl_kaslr_first(&vs.k, vs.first);
 }
 
 /* A new boot segment starts. */
@@ -542,6 +547,33 @@ state_finding(const struct kl_line *l, int off, struct kl_finding *lf)
 	lf->prefix = 0;
 	lf->severity = off ? KL_SEV_HIGH : KL_SEV_MEDIUM;
 	return (1);
+}
+
+/*
+ * The first message bytes of the lines verdict_wants() may take, for
+ * the scanner to skip the others (kl_sink.line_first; banners always
+ * come): it changes with the map of the segment.  NULL (every line,
+ * also those with an empty message) when the leak sources are loaded.
+ */
+const uint64_t *
+verdict_line_first(void)
+{
+	return (vs.lm != NULL ? NULL : vs.first);
+}
+
+/*
+ * Can the framed line l change anything here (the release, the KASLR
+ * evidence, the leak-source spans) or make a finding?  Most lines
+ * cannot, and the caller skips verdict_line() for them.
+ */
+int
+verdict_wants(const struct kl_line *l)
+{
+	if (!active())
+		return (0);
+	if (l->banner || vs.lm != NULL)
+		return (1);
+	return (kl_kaslr_wants(&vs.k, l->text + l->msg, l->len - l->msg));
 }
 
 /*

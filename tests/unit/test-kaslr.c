@@ -608,6 +608,73 @@ t_bases(void **state)
 	assert_int_equal(v.ev[2].line, 524);
 }
 
+/*
+ * The lines kl_kaslr_wants() lets through: every wording the tests
+ * above feed (each kstates[] one, the offset and relocation lines, both
+ * command lines) without a map; common oops lines only with one.
+ */
+static void
+t_wants(void **state)
+{
+	static const char *const yes[] = {
+		"Kernel Offset: 0x6000000 from 0xffffffff81000000 "
+		    "(relocation range: 0xffffffff80000000-0xffffffffbfffffff)",
+		"Kernel Offset: disabled",
+		"Kernel relocated by 0x3510000",
+		"KASLR disabled: 'nokaslr' on cmdline",
+		"KASLR disabled: 'kaslr' not on cmdline",
+		"KASLR disabled on command line",
+		"KASLR is disabled.",
+		"KASLR disabled due to lack of seed",
+		"KASLR disabled due to FDT remapping failure",
+		"KASLR disabled: CPU has no PRNG",
+		"KASLR disabled: not enough memory",
+		"Command line: console=ttyS0 nokaslr panic=-1",
+		"Kernel command line: console=ttyS0 panic=-1 oops=panic "
+		    "loglevel=7 nokaslr dumpkallsyms",
+	};
+	static const char *const no[] = {
+		"Call Trace:",
+		"Code: 48 89 df e8 2b 9c fd ff",
+		"CPU: 0 PID: 1 Comm: swapper/0 Not tainted 6.1.0 #1",
+		"Key type id_resolver registered",
+		"ffffffff85200000 T _text",
+		" [<ffffffff81000000>] do_one_initcall+0x50/0x1f0",
+		"Kern",
+	};
+	struct kl_kaslr k;
+	uint64_t set[4];
+	size_t i, n;
+	unsigned c;
+
+	(void)state;
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	/* kl_kaslr_first(): 'K' and 'C', every first byte of yes[]. */
+	kl_kaslr_first(&k, set);
+	for (n = 0, c = 0; c < 256; c++)
+		n += (size_t)((set[c / 64] >> (c % 64)) & 1);
+	assert_int_equal(n, 2);
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		c = (uint8_t)yes[i][0];
+		assert_true((set[c / 64] >> (c % 64)) & 1);
+	}
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(kl_kaslr_wants(&k, (const uint8_t *)yes[i],
+		    strlen(yes[i])));
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(kl_kaslr_wants(&k, (const uint8_t *)no[i],
+		    strlen(no[i])));
+	kl_kaslr_set_map(&k, slice);
+	kl_kaslr_first(&k, set);
+	assert_true(set[0] == UINT64_MAX && set[1] == UINT64_MAX &&
+	    set[2] == UINT64_MAX && set[3] == UINT64_MAX);
+	for (i = 0; i + 1 < sizeof(no) / sizeof(no[0]); i++)
+		assert_true(kl_kaslr_wants(&k, (const uint8_t *)no[i],
+		    strlen(no[i])));
+	/* Shorter than any wording: never. */
+	assert_false(kl_kaslr_wants(&k, (const uint8_t *)no[6], 4));
+}
+
 int
 main(void)
 {
@@ -625,6 +692,7 @@ main(void)
 		cmocka_unit_test(t_register_x86),
 		cmocka_unit_test(t_state),
 		cmocka_unit_test(t_bases),
+		cmocka_unit_test(t_wants),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

@@ -706,6 +706,65 @@ test_all_entries(void **state)
 	}
 }
 
+/*
+ * The first-byte filter lets every entry's own real line through (each
+ * id of each case above, at the first byte of its message), and rules
+ * out what it should: the 35 anchored patterns start with a known set
+ * of bytes, the others with any.
+ */
+static void
+test_first_bytes(void **state)
+{
+	const struct kl_leak_entry *e;
+	const char *p, *q;
+	size_t i, k, l, n, restricted = 0;
+	unsigned c;
+
+	(void)state;
+	for (k = 0; k < NCASES; k++)
+		for (p = cases[k].ids; *p != '\0'; p = *q ? q + 1 : q) {
+			q = strchr(p, ' ');
+			if (q == NULL)
+				q = p + strlen(p);
+			l = (size_t)(q - p);
+			for (i = 0; i < kl_leakdb_count(db); i++) {
+				e = kl_leakdb_entry(db, i);
+				if (strlen(e->id) == l &&
+				    strncmp(e->id, p, l) == 0)
+					break;
+			}
+			assert_true(i < kl_leakdb_count(db));
+			assert_true(kl_leakdb_first_ok(db, i,
+			    (uint8_t)cases[k].msg[0]));
+		}
+	for (i = 0; i < kl_leakdb_count(db); i++) {
+		e = kl_leakdb_entry(db, i);
+		for (n = 0, c = 0; c < 256; c++)
+			n += (size_t)kl_leakdb_first_ok(db, i, (uint8_t)c);
+		if (n < 256)
+			restricted++;
+		if (strcmp(e->id, "x86-gprs") == 0) {
+			/* ^(?:RAX|RDX|RBP|R10|R13): 'R' or 'r' */
+			assert_int_equal(n, 2);
+			assert_true(kl_leakdb_first_ok(db, i, 'R'));
+			assert_false(kl_leakdb_first_ok(db, i, 'E'));
+		}
+		if (strcmp(e->id, "bracket-trace") == 0) {
+			/* ^\s*(?:\?\s+)?\[< */
+			assert_true(kl_leakdb_first_ok(db, i, ' '));
+			assert_true(kl_leakdb_first_ok(db, i, '\t'));
+			assert_true(kl_leakdb_first_ok(db, i, '?'));
+			assert_true(kl_leakdb_first_ok(db, i, '['));
+			assert_false(kl_leakdb_first_ok(db, i, 'a'));
+			assert_false(kl_leakdb_first_ok(db, i, '<'));
+		}
+		if (strcmp(e->id, "kernel-offset-x86") == 0)
+			assert_int_equal(n, 256);
+	}
+	assert_int_equal(restricted, 35);
+	assert_false(kl_leakdb_first_ok(db, kl_leakdb_count(db), 'R'));
+}
+
 /* Entry metadata as the file gives it. */
 static void
 test_metadata(void **state)
@@ -1192,6 +1251,7 @@ main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_all_entries),
+		cmocka_unit_test(test_first_bytes),
 		cmocka_unit_test(test_metadata),
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_max),

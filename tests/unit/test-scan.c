@@ -1,7 +1,8 @@
 /*
  * test-scan.c - the scanning pipeline: any feed size and any window size
  * give the same findings, long lines are scanned in windows with every
- * token found exactly once, line/column/offset bookkeeping is exact.
+ * token found exactly once, line/column/offset bookkeeping is exact,
+ * the line sink sees the lines its first-byte set lets through.
  */
 #include "config.h"
 
@@ -326,6 +327,82 @@ t_stop(void **state)
 	free(r.r);
 }
 
+/* Line sink: the first byte of each message shown, in a string. */
+static int
+first_bytes(void *arg, const struct kl_line *l)
+{
+	char *seen = arg;
+	size_t n = strlen(seen);
+
+	assert_true(n + 1 < 16);
+	seen[n] = l->len > l->msg ? (char)l->text[l->msg] : '_';
+	seen[n + 1] = '\0';
+	return (0);
+}
+
+/* Scan buf with line_first (NULL: every line); the lines shown. */
+static void
+scan_lines(const char *buf, const uint64_t *line_first, char *seen)
+{
+	struct kl_options o;
+	struct kl_error err;
+	struct kl_engine *e;
+	struct kl_scan *sc;
+	struct kl_sink sink;
+
+	memset(&o, 0, sizeof(o));
+	o.arch = KL_ARCH_X86_64;
+	e = kl_engine_new(&o, &err);
+	assert_non_null(e);
+	memset(&sink, 0, sizeof(sink));
+	seen[0] = '\0';
+	sink.arg = seen;
+	sink.line = first_bytes;
+	sink.line_first = line_first;
+	sc = kl_scan_new(e, &sink, &err);
+	assert_non_null(sc);
+	assert_int_equal(kl_scan_feed(sc, buf, strlen(buf), &err), 0);
+	assert_int_equal(kl_scan_end(sc, &err), 0);
+	kl_scan_free(sc);
+	kl_engine_free(e);
+}
+
+/*
+ * kl_sink.line_first: only the lines whose message starts with a byte
+ * of the set reach the line sink, and the banners always; NULL shows
+ * every line.
+ */
+static void
+t_line_first(void **state)
+{
+	static const char log[] =
+	    "[    0.000000] Linux version 6.1.0-18-amd64 (gcc) #1 SMP\n"
+	    "[    0.000001] Command line: console=ttyS0 nokaslr\n"
+	    "[    0.000002] Kernel command line: console=ttyS0 nokaslr\n"
+	    "[    0.000003] x86/fpu: Supporting XSAVE feature 0x001\n"
+	    "[    0.000004] \n"
+	    "[    0.000005] CPU: 0 PID: 1 Comm: swapper/0\n";
+	uint64_t set[4];
+	char seen[16];
+
+	(void)state;
+	scan_lines(log, NULL, seen);
+	assert_string_equal(seen, "LCKx_C");
+	/* An empty message has no first byte: only NULL shows it. */
+	memset(set, 0xff, sizeof(set));
+	scan_lines(log, set, seen);
+	assert_string_equal(seen, "LCKxC");
+	memset(set, 0, sizeof(set));
+	scan_lines(log, set, seen);
+	assert_string_equal(seen, "L");
+	set['K' / 64] |= (uint64_t)1 << ('K' % 64);
+	scan_lines(log, set, seen);
+	assert_string_equal(seen, "LK");
+	set['C' / 64] |= (uint64_t)1 << ('C' % 64);
+	scan_lines(log, set, seen);
+	assert_string_equal(seen, "LCKC");
+}
+
 int
 main(void)
 {
@@ -336,6 +413,7 @@ main(void)
 		cmocka_unit_test(t_long_runs),
 		cmocka_unit_test(t_odd_input),
 		cmocka_unit_test(t_stop),
+		cmocka_unit_test(t_line_first),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
