@@ -41,6 +41,9 @@
 #define DEPTH			2	/* inputs sent ahead to a worker */
 #define QUEUE_PER_WORKER	64	/* inputs in flight per worker */
 #define FDS_SPARE		64	/* descriptors kept for the rest */
+#define FDS_FEW			12	/* ...when there are few: the std
+					   streams, the walk, an input, a
+					   socket pair, what a scan opens */
 #define COPY_SIZE		(64 * 1024)
 #define MSG_MAX			(64 * 1024)	/* the names of a job */
 #define BATCH_MAX		32	/* small inputs in one job */
@@ -111,6 +114,10 @@ static struct {
 	int			 in_stdin;	/* a job reads stdin ... */
 	size_t			 stdin_job;	/* ... at this position */
 	struct pendin		 bat[BATCH_MAX];	/* the next batch */
+	size_t			 batmax;	/* inputs in a batch */
+	const char		*tmpdir;	/* where temporary files go */
+	int			 wsock;		/* worker: its socket */
+	int			 wtmp;		/* worker: output to files */
 	size_t			 nbat;
 	size_t			 batlen;	/* their names, with NULs */
 	uint64_t		 batbytes;
@@ -140,19 +147,29 @@ jobs_init(unsigned n, const struct jobs_ops *ops)
 	/*
 	 * A long input at the head holds back the output of every input
 	 * after it: the more may wait, the longer the other workers go on.
-	 * Each waiting input keeps up to two temporary files open, and as
-	 * many emptied ones may wait in the pool.
+	 * The parent's descriptors: a socket per worker, the inputs of the
+	 * batch being gathered, and two temporary files per waiting input
+	 * (the head writes directly; an emptied file goes to the pool and
+	 * is taken again before a new one is made, so the pool never adds
+	 * to that).  With few descriptors, batches and the queue shrink
+	 * rather than temporary files failing.
 	 */
 	js.qcap = (size_t)n * QUEUE_PER_WORKER + 1;
+	js.batmax = BATCH_MAX;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY) {
-		fds = rl.rlim_cur > FDS_SPARE + 4 * (rlim_t)n ?
-		    (size_t)(rl.rlim_cur - FDS_SPARE - 4 * (rlim_t)n) : 0;
-		if (js.qcap > fds / 4)
-			js.qcap = fds / 4;
-		if (js.qcap < (size_t)n * DEPTH + 1)
-			js.qcap = (size_t)n * DEPTH + 1;
+		fds = rl.rlim_cur >= 4 * FDS_SPARE ? FDS_SPARE : FDS_FEW;
+		fds = rl.rlim_cur > fds + n ? (size_t)rl.rlim_cur - fds - n :
+		    0;
+		if (js.batmax > fds / 4)
+			js.batmax = fds / 4 > 0 ? fds / 4 : 1;
+		fds = fds > js.batmax ? fds - js.batmax : 0;
+		if (js.qcap > fds / 2 + 1)
+			js.qcap = fds / 2 + 1;
 	}
+	if ((js.tmpdir = getenv("TMPDIR")) == NULL || *js.tmpdir == '\0')
+		js.tmpdir = "/tmp";
+	js.wsock = -1;
 	js.q = xreallocarray(NULL, js.qcap, sizeof(*js.q));
 	js.w = xreallocarray(NULL, n, sizeof(*js.w));
 	js.pool = xreallocarray(NULL, 2 * js.qcap, sizeof(*js.pool));
@@ -166,14 +183,12 @@ jobs_init(unsigned n, const struct jobs_ops *ops)
 static int
 tmp_file(void)
 {
-	const char	*dir;
+	const char	*dir = js.tmpdir;
 	char		 path[4096];
 	int		 fd;
 
 	if (js.npool > 0)
 		return (js.pool[--js.npool]);
-	if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
-		dir = "/tmp";
 #ifdef O_TMPFILE
 	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
 		return (fd);
@@ -309,8 +324,11 @@ worker(int sock)
 	name = xmalloc(MSG_MAX);
 	if ((so = dup(STDOUT_FILENO)) == -1 || (se = dup(STDERR_FILENO)) == -1)
 		_exit(2);
+	js.wsock = sock;
 	while (recv_job(sock, &m, name, fds)) {
 		k = m.ninputs;
+		js.wtmp = m.nfds > k;
+		(void)log_write_errno();
 		/* Straight out, or to the files the parent copies later. */
 		if (m.nfds == k) {
 			if (dup2(so, STDOUT_FILENO) == -1 ||
@@ -340,6 +358,9 @@ worker(int sock)
 		}
 		if (fflush(stdout) == EOF || ferror(stdout))
 			js.ops->out_failed(errno);
+		/* A message lost in a full temporary file is an error too. */
+		if (js.wtmp && (i = log_write_errno()) != 0)
+			jobs_write_failed(i);
 		do
 			n = send(sock, &r, sizeof(r), MSG_NOSIGNAL);
 		while (n == -1 && errno == EINTR);
@@ -347,6 +368,59 @@ worker(int sock)
 			_exit(2);
 	}
 	_exit(0);
+}
+
+/*
+ * Writing stdout or stderr failed with errnum.  In a worker writing to
+ * temporary files, tell the parent (which says what could not be
+ * written, in its turn) and end; elsewhere, return.
+ */
+void
+jobs_write_failed(int errnum)
+{
+	struct jobmsg	 m;
+	struct jobres	 r;
+	char		*name;
+	int		 fds[BATCH_MAX + 2], i;
+
+	if (js.wsock == -1 || !js.wtmp)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.tmp_errno = errnum != 0 ? errnum : EIO;
+	/*
+	 * The jobs queued behind fail the same way: answered, not left
+	 * unread (a socket closed with unread messages loses the record).
+	 */
+	name = xmalloc(MSG_MAX);
+	do {
+		if (send(js.wsock, &r, sizeof(r), MSG_NOSIGNAL) == -1)
+			break;
+		if (!recv_job(js.wsock, &m, name, fds))
+			break;
+		for (i = 0; i < m.nfds; i++)
+			close(fds[i]);
+	} while (1);
+	_exit(2);
+}
+
+/* In a new worker: close the parent's descriptors it has no use for. */
+static void
+close_inherited(void)
+{
+	struct job	*j;
+	size_t		 i;
+
+	for (i = 0; i < js.npool; i++)
+		close(js.pool[i]);
+	for (i = 0; i < js.n; i++) {
+		j = job_at(js.head + i);
+		if (j->out != -1)
+			close(j->out);
+		if (j->err != -1)
+			close(j->err);
+	}
+	for (i = 0; i < js.nbat; i++)
+		close(js.bat[i].fd);
 }
 
 /* Start one more worker. */
@@ -369,6 +443,7 @@ start_worker(void)
 			if (js.w[i].sock != -1)
 				close(js.w[i].sock);
 		close(sv[0]);
+		close_inherited();
 		worker(sv[1]);
 	}
 	close(sv[1]);
@@ -487,7 +562,7 @@ static void
 emit(void)
 {
 	struct job	*j;
-	int		 stop;
+	int		 stop, e;
 
 	while (js.n > 0 && !js.stop) {
 		j = job_at(js.head);
@@ -499,6 +574,13 @@ emit(void)
 		if (j->w == -1)
 			js.ops->error(js.ops->arg, j->path, j->line, j->msg);
 		else {
+			/* Its output is cut short: say so, and go no further. */
+			if (j->have && j->r.tmp_errno != 0) {
+				e = j->r.tmp_errno;
+				stop_rest();
+				log_fatal("cannot write a temporary file in %s: "
+				    "%s", js.tmpdir, strerror(e));
+			}
 			if (j->out != -1)
 				copy_out(j->out, STDOUT_FILENO, 1);
 			if (j->err != -1)
@@ -687,7 +769,7 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 			js.nbat++;
 			js.batlen += namelen;
 			js.batbytes += (uint64_t)st.st_size;
-			if (js.nbat == BATCH_MAX || js.batbytes >= BATCH_BYTES)
+			if (js.nbat == js.batmax || js.batbytes >= BATCH_BYTES)
 				return (flush_batch());
 			return (js.stop);
 		}

@@ -167,11 +167,12 @@ out_failed(int errnum)
 {
 	int	status;
 
+	jobs_write_failed(errnum);	/* a worker's temporary file */
 	status = exit_status();
 	cleanup();
 	if (errnum == EPIPE)
 		exit(status);
-	log_fatal("write error: %s", strerror(errnum));
+	log_fatal("cannot write standard output: %s", strerror(errnum));
 }
 
 /* Stop quietly or with an error as soon as stdout cannot be written. */
@@ -228,6 +229,11 @@ static int	on_finding(void *, const struct kl_finding *);
 static const char *
 lib_msg(const struct kl_error *err)
 {
+	const char	*s;
+
+	/* A rewritten copy that could not be written: say which. */
+	if (err->code == KL_EIO && (s = rewrite_werror()) != NULL)
+		return (s);
 	if (err->msg[0] != '\0')
 		return (err->msg);
 	if (err->errnum != 0)

@@ -63,6 +63,7 @@ struct cli {
 	const char		*output;	/* -o */
 	const char		*output_dir;	/* --output-dir */
 	int			 in_place;
+	int			 break_links;	/* --break-links */
 	struct kl_redact_opts	 ropt;		/* --restrict, style, key */
 	int			 hash_key_set;
 	const char		*receipt;
@@ -124,6 +125,7 @@ struct jobres {
 	uint64_t	 errors;	/* errors counted */
 	int		 leaked;	/* a leak was found */
 	int		 stop;		/* -q: stop every input */
+	int		 tmp_errno;	/* its output files failed */
 };
 
 /* What jobs.c calls back. */
@@ -187,6 +189,7 @@ void		 jobs_init(unsigned, const struct jobs_ops *);
 int		 jobs_input(const char *, const char *, int, int);
 void		 jobs_error(const char *, uint64_t, const char *);
 void		 jobs_finish(void);
+void		 jobs_write_failed(int);
 
 /* rewrite.c */
 void		 rewrite_init(const struct cli *);
@@ -210,6 +213,7 @@ int		 rewrite_out(const void *, size_t);
 void		 rewrite_target(int (*)(void *, const void *, size_t), void *);
 void		 rewrite_repack(int);
 uint64_t	 rewrite_count(void);
+const char	*rewrite_werror(void);
 
 /* repack.c */
 int		 repack_input(const struct cli *, const struct kl_input_ops *,
@@ -269,6 +273,7 @@ void		 log_usage(const char *, ...) KL_PRINTFLIKE(1, 2);
 _Noreturn void	 log_fatal(const char *, ...) KL_PRINTFLIKE(1, 2);
 uint64_t	 log_errors(void);
 void		 log_add_errors(uint64_t);
+int		 log_write_errno(void);
 void		*xmalloc(size_t);
 void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);

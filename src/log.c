@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 static int		 log_silent;	/* -s */
 static uint64_t		 log_nerrors;
 static struct buf	 log_ebuf;
+static int		 log_werrno;	/* writing stderr failed */
 
 /* Set up diagnostics: silent hides the per-input error messages. */
 void
@@ -52,7 +54,20 @@ log_emit(const char *escname, uint64_t line, const char *fmt, va_list ap)
 	}
 	fputs(print_text_esc(&log_ebuf, msg, strlen(msg)), stderr);
 	fputc('\n', stderr);
-	fflush(stderr);
+	if (fflush(stderr) == EOF || ferror(stderr)) {
+		log_werrno = errno != 0 ? errno : EIO;
+		clearerr(stderr);
+	}
+}
+
+/* The errno of the last failed write to stderr (0: none); cleared. */
+int
+log_write_errno(void)
+{
+	int	e = log_werrno;
+
+	log_werrno = 0;
+	return (e);
 }
 
 /* Report an error about an input: counted, printed unless -s. */

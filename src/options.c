@@ -40,6 +40,7 @@ enum {
 	OPT_REDACT,
 	OPT_IN_PLACE,
 	OPT_OUTPUT_DIR,
+	OPT_BREAK_LINKS,
 	OPT_RESTRICT,
 	OPT_REDACT_STYLE,
 	OPT_HASH_KEY,
@@ -132,6 +133,8 @@ static const struct optdef optdefs[] = {
 	    "write the rewritten inputs to FILE (not stdout)" },
 	{ "in-place", no_argument, OPT_IN_PLACE, NULL,
 	    "replace each input file by its rewritten copy" },
+	{ "break-links", no_argument, OPT_BREAK_LINKS, NULL,
+	    "--in-place: rewrite a hard-linked name alone" },
 	{ "output-dir", required_argument, OPT_OUTPUT_DIR, "DIR",
 	    "write each rewritten input to DIR/its path" },
 	{ "restrict", required_argument, OPT_RESTRICT, "N",
@@ -382,6 +385,8 @@ options_finish(struct cli *cli)
 	    cli->output_dir != NULL || cli->receipt != NULL))
 		log_usage("-o, --in-place, --output-dir and --receipt need "
 		    "--redact");
+	if (cli->break_links && !cli->in_place)
+		log_usage("--break-links needs --in-place");
 	if (cli->redact) {
 		if (cli->json || cli->mode != MODE_LINES || cli->quiet ||
 		    cli->stats)
@@ -622,6 +627,9 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_OUTPUT_DIR:
 			cli->output_dir = optarg;
+			break;
+		case OPT_BREAK_LINKS:
+			cli->break_links = 1;
 			break;
 		case OPT_RESTRICT:
 			if (parse_u64(optarg, 10, &v) == -1 || v < 2 || v > 4)

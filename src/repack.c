@@ -380,8 +380,11 @@ dst_cb(struct archive *a, void *arg, const void *p, size_t n)
 	}
 	if (dst_write(d, b, len) == -1) {
 fail:
-		archive_set_error(a, EIO, "cannot write the output: %s",
-		    strerror(errno));
+		if (rewrite_werror() != NULL)
+			archive_set_error(a, EIO, "%s", rewrite_werror());
+		else
+			archive_set_error(a, EIO, "cannot write the output: %s",
+			    strerror(errno));
 		return (-1);
 	}
 	return ((la_ssize_t)n);
@@ -513,8 +516,12 @@ leaf(struct rp *rp, struct src *s, struct dst *d, const char *pending,
 			if (!stop && ops->data(ops->arg, &u, p, (size_t)r) != 0)
 				stop = 1;
 		} else if (dst_write(d, p, (size_t)r) == -1) {
-			snprintf(why, sizeof(why), "cannot write the output: "
-			    "%s", strerror(errno));
+			if (rewrite_werror() != NULL)
+				snprintf(why, sizeof(why), "%s",
+				    rewrite_werror());
+			else
+				snprintf(why, sizeof(why), "cannot write the "
+				    "output: %s", strerror(errno));
 			break;
 		}
 	}

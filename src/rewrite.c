@@ -8,8 +8,14 @@
  * flushed, fsync'ed and renamed over the destination only when the
  * whole input (for -o: every input) was read and written without an
  * error; otherwise it is removed and the destination is left as it was.
- * --in-place keeps the mode and, when it can, the owner of the file,
- * and leaves a file in which nothing was rewritten untouched.
+ * --in-place keeps the mode, the extended attributes (POSIX ACLs,
+ * user.*, security.* labels; one that cannot be copied is an error and
+ * the file stays as it was) and, when it can, the owner of the file,
+ * and leaves a file in which nothing was rewritten untouched.  It
+ * refuses a file with other hard links unless --break-links: renaming
+ * would leave the old bytes under the other names.  A temporary file of
+ * ours found beside a destination (a run killed before its rename) is
+ * named in a warning: it may hold what was to be redacted.
  *
  * A native journal comes as the export stream of its entries; to a file
  * that stream is piped to systemd-journal-remote, whose new journal file
@@ -21,6 +27,7 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,6 +56,8 @@ struct rewrite {
 	struct buf		 esc;
 	uint64_t		 kill_after;	/* test hook: SIGKILL after */
 	uint64_t		 written;	/* ...this many bytes */
+	const char		*kill_at;	/* test hook: "rename" (just
+						   before it), "renamed" */
 	int			(*target)(void *, const void *, size_t);
 	void			*target_arg;	/* a member's writer */
 	int			 repacking;	/* members may be rewritten */
@@ -62,6 +71,13 @@ struct rewrite {
 	uint64_t		*entries;	/* journal entry offsets not */
 	size_t			 nentries;	/* ...written out yet */
 	size_t			 centries;
+	int			 ofd;		/* --in-place: the input */
+	int			 werr;		/* errno of a failed write */
+	int			 wany;		/* ...in any input */
+	char			 wmsg[PATH_MAX * 2 + 64];
+	char			*sdir;		/* the directory looked at */
+	char			**stale;	/* ...our files found in it */
+	size_t			 nstale;
 };
 
 static struct rewrite	rw;
@@ -72,8 +88,15 @@ rewrite_out(const void *p, size_t n)
 {
 	if (rw.out == NULL)
 		return (-1);
-	if (fwrite(p, 1, n, rw.out) != n)
+	if (fwrite(p, 1, n, rw.out) != n) {
+		if (rw.werr == 0)
+			rw.werr = errno != 0 ? errno : EIO;
+		rw.wany = 1;
+		/* Standard output: as for a scan (quiet on a closed pipe). */
+		if (rw.out == stdout)
+			out_check();
 		return (-1);
+	}
 	/* Test hook: die here, in the middle of a rewrite. */
 	if (rw.kill_after != 0 && (rw.written += n) >= rw.kill_after) {
 		(void)fflush(rw.out);
@@ -110,6 +133,24 @@ rewrite_repack(int on)
 	rw.repacking = on;
 }
 
+/*
+ * What a failed write of the rewritten bytes could not write and why,
+ * or NULL when none failed in this input.
+ */
+const char *
+rewrite_werror(void)
+{
+	if (rw.werr == 0)
+		return (NULL);
+	if (rw.tmp != NULL)
+		snprintf(rw.wmsg, sizeof(rw.wmsg), "cannot write %s (to "
+		    "become %s): %s", rw.tmp, rw.dest, strerror(rw.werr));
+	else
+		snprintf(rw.wmsg, sizeof(rw.wmsg), "cannot write standard "
+		    "output: %s", strerror(rw.werr));
+	return (rw.wmsg);
+}
+
 /* Tokens rewritten so far in the whole run. */
 uint64_t
 rewrite_count(void)
@@ -134,6 +175,83 @@ dir_of(const char *path)
 	return (d);
 }
 
+/* Is name one of our temporary files (or journal directories)? */
+static int
+is_ours(const char *name)
+{
+	const char	*s;
+	size_t		 n;
+
+	if (name[0] != '.' || (s = strstr(name, ".kleakscan-")) == NULL ||
+	    s == name)
+		return (0);
+	for (;;) {
+		n = strlen(s + 11);
+		if (n == 6 || (n == 8 && strcmp(s + 17, ".d") == 0))
+			return (1);
+		if ((s = strstr(s + 1, ".kleakscan-")) == NULL)
+			return (0);
+	}
+}
+
+/* Forget the temporary files found in the last directory looked at. */
+static void
+stale_free(void)
+{
+	size_t	i;
+
+	for (i = 0; i < rw.nstale; i++)
+		free(rw.stale[i]);
+	free(rw.stale);
+	free(rw.sdir);
+	rw.stale = NULL;
+	rw.sdir = NULL;
+	rw.nstale = 0;
+}
+
+/*
+ * Warn about temporary files an earlier run left beside dest (killed
+ * before its rename: they may hold the unredacted log).  A directory is
+ * read once for all the inputs in it, before any file of ours is made.
+ */
+static void
+stale_check(const char *dest)
+{
+	struct dirent	*de;
+	const char	*base;
+	DIR		*d;
+	char		*dir;
+	size_t		 i, n;
+
+	base = strrchr(dest, '/');
+	base = base != NULL ? base + 1 : dest;
+	dir = dir_of(dest);
+	if (rw.sdir == NULL || strcmp(rw.sdir, dir) != 0) {
+		stale_free();
+		rw.sdir = dir;
+		if ((d = opendir(dir)) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				if (!is_ours(de->d_name))
+					continue;
+				rw.stale = xreallocarray(rw.stale,
+				    rw.nstale + 1, sizeof(*rw.stale));
+				rw.stale[rw.nstale++] = xstrdup(de->d_name);
+			}
+			closedir(d);
+		}
+	} else
+		free(dir);
+	n = strlen(base);
+	for (i = 0; i < rw.nstale; i++)
+		if (strncmp(rw.stale[i] + 1, base, n) == 0 &&
+		    strncmp(rw.stale[i] + 1 + n, ".kleakscan-", 11) == 0 &&
+		    (strlen(rw.stale[i] + 1 + n) == 17 ||
+		    strcmp(rw.stale[i] + 1 + n + 17, ".d") == 0))
+			log_warnx("%s/%s: a temporary file left by an "
+			    "interrupted run (it may hold the unredacted "
+			    "log): remove it", rw.sdir, rw.stale[i]);
+}
+
 /*
  * Open a temporary file beside dest (same directory, so that rename(2)
  * is atomic) as the current destination.  Returns 0, or -1 with errno.
@@ -146,6 +264,7 @@ open_temp(const char *dest)
 	size_t		 n;
 	int		 fd, e;
 
+	stale_check(dest);
 	base = strrchr(dest, '/');
 	base = base != NULL ? base + 1 : dest;
 	dir = dir_of(dest);
@@ -184,6 +303,84 @@ drop_temp(void)
 	free(rw.tmp);
 	free(rw.dest);
 	rw.tmp = rw.dest = NULL;
+	if (rw.ofd != -1)
+		close(rw.ofd);
+	rw.ofd = -1;
+}
+
+/*
+ * Give the file to the extended attributes of the file from (ACLs are
+ * system.posix_acl_*): those it lacks are set, those from lacks are
+ * removed.  Returns 0, or -1 with msg set.
+ */
+static int
+copy_xattrs(int from, int to, char *msg, size_t msgsize)
+{
+	char	*list = NULL, *tlist = NULL, *val = NULL, *cur = NULL, *s;
+	ssize_t	 n, tn, vn, cn;
+	int	 rc = -1;
+
+	/* The names: what from has, then what the new file was given. */
+	if ((n = flistxattr(from, NULL, 0)) == -1) {
+		if (errno == ENOTSUP)
+			return (0);
+		snprintf(msg, msgsize, "cannot list its extended attributes: "
+		    "%s", strerror(errno));
+		return (-1);
+	}
+	list = xmalloc((size_t)n + 1);
+	if ((n = flistxattr(from, list, (size_t)n)) == -1) {
+		snprintf(msg, msgsize, "cannot list its extended attributes: "
+		    "%s", strerror(errno));
+		goto out;
+	}
+	if ((tn = flistxattr(to, NULL, 0)) > 0) {
+		tlist = xmalloc((size_t)tn + 1);
+		if ((tn = flistxattr(to, tlist, (size_t)tn)) == -1)
+			tn = 0;
+	} else
+		tn = 0;
+	for (s = tlist; s != NULL && s < tlist + tn; s += strlen(s) + 1) {
+		if (fgetxattr(from, s, NULL, 0) != -1 || errno != ENODATA)
+			continue;
+		/* A label the system gives every new file may stay. */
+		if (fremovexattr(to, s) == -1 &&
+		    strncmp(s, "security.", 9) != 0) {
+			snprintf(msg, msgsize, "cannot remove the extended "
+			    "attribute %s from %s: %s", s, rw.tmp,
+			    strerror(errno));
+			goto out;
+		}
+	}
+	for (s = list; s < list + n; s += strlen(s) + 1) {
+		if ((vn = fgetxattr(from, s, NULL, 0)) == -1)
+			goto noget;
+		val = xreallocarray(val, (size_t)vn + 1, 1);
+		cur = xreallocarray(cur, (size_t)vn + 1, 1);
+		if ((vn = fgetxattr(from, s, val, (size_t)vn)) == -1)
+			goto noget;
+		/* The same already (a label given to every new file). */
+		cn = fgetxattr(to, s, cur, (size_t)vn + 1);
+		if (cn == vn && memcmp(cur, val, (size_t)vn) == 0)
+			continue;
+		if (fsetxattr(to, s, val, (size_t)vn, 0) == -1) {
+			snprintf(msg, msgsize, "cannot copy the extended "
+			    "attribute %s to %s: %s", s, rw.tmp,
+			    strerror(errno));
+			goto out;
+		}
+	}
+	rc = 0;
+	goto out;
+noget:
+	snprintf(msg, msgsize, "cannot read its extended attribute %s: %s", s,
+	    strerror(errno));
+out:
+	free(list);
+	free(tlist);
+	free(val);
+	free(cur);
+	return (rc);
 }
 
 /* fsync the directory holding path, so that a rename is durable. */
@@ -218,14 +415,20 @@ commit_temp(int keep_meta, char *msg, size_t msgsize)
 		goto fail;
 	}
 	if (keep_meta) {
+		/*
+		 * Only root may give a file away: a failure is no error.
+		 * The owner first (a chown clears set-id bits), then the
+		 * extended attributes (--in-place), then the mode.
+		 */
+		(void)fchown(fd, rw.orig.st_uid, rw.orig.st_gid);
+		if (rw.ofd != -1 && copy_xattrs(rw.ofd, fd, msg, msgsize) == -1)
+			goto fail;
 		if (fchmod(fd, rw.orig.st_mode & 07777) == -1) {
 			e = errno;
 			snprintf(msg, msgsize, "cannot set the mode of %s: %s",
 			    rw.tmp, strerror(e));
 			goto fail;
 		}
-		/* Only root may give a file away: a failure is no error. */
-		(void)fchown(fd, rw.orig.st_uid, rw.orig.st_gid);
 	}
 	if (fclose(rw.out) == EOF) {
 		rw.out = NULL;
@@ -235,16 +438,24 @@ commit_temp(int keep_meta, char *msg, size_t msgsize)
 		goto fail;
 	}
 	rw.out = NULL;
+	/* Test hook: die just before or just after the rename. */
+	if (rw.kill_at != NULL && strcmp(rw.kill_at, "rename") == 0)
+		(void)raise(SIGKILL);
 	if (rename(rw.tmp, rw.dest) == -1) {
 		e = errno;
 		snprintf(msg, msgsize, "cannot rename %s to %s: %s", rw.tmp,
 		    rw.dest, strerror(e));
 		goto fail;
 	}
+	if (rw.kill_at != NULL && strcmp(rw.kill_at, "renamed") == 0)
+		(void)raise(SIGKILL);
 	sync_dir(rw.dest);
 	free(rw.tmp);
 	free(rw.dest);
 	rw.tmp = rw.dest = NULL;
+	if (rw.ofd != -1)
+		close(rw.ofd);
+	rw.ofd = -1;
 	return (0);
 fail:
 	drop_temp();
@@ -261,8 +472,10 @@ rewrite_init(const struct cli *cli)
 
 	memset(&rw, 0, sizeof(rw));
 	rw.cli = cli;
+	rw.ofd = -1;
 	if ((s = getenv("KLEAKSCAN_TEST_KILL_AFTER")) != NULL)
 		rw.kill_after = strtoull(s, NULL, 10);
+	rw.kill_at = getenv("KLEAKSCAN_TEST_KILL_AT");
 	memset(&err, 0, sizeof(err));
 	if ((rw.r = kl_redact_new(&cli->ropt, rw_write, NULL, &err)) == NULL)
 		log_fatal("cannot set up the rewriter: %s", err.msg);
@@ -373,6 +586,7 @@ rewrite_input_begin(const char *path, const char *name, int fd, char *msg,
 	char	*real;
 
 	rw.ninputs++;
+	rw.werr = 0;
 	if (rw.sealed) {
 		snprintf(msg, msgsize, "%s holds a native journal: nothing "
 		    "more can go in it", rw.cli->output);
@@ -406,6 +620,13 @@ rewrite_input_begin(const char *path, const char *name, int fd, char *msg,
 		return (-1);
 	}
 	free(real);
+	/* Kept for its links and extended attributes at the commit. */
+	if ((rw.ofd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) == -1) {
+		snprintf(msg, msgsize, "cannot keep it open: %s",
+		    strerror(errno));
+		drop_temp();
+		return (-1);
+	}
 	return (0);
 }
 
@@ -413,6 +634,8 @@ rewrite_input_begin(const char *path, const char *name, int fd, char *msg,
 int
 rewrite_input_end(int ok, char *msg, size_t msgsize)
 {
+	struct stat	st, now;
+
 	if (rw.cli->output_dir != NULL && rw.tmp != NULL) {
 		/* Every input has its copy, rewritten or not. */
 		if (!ok || rw.failed) {
@@ -427,6 +650,22 @@ rewrite_input_end(int ok, char *msg, size_t msgsize)
 	if (!ok || rw.failed || rw.changed == 0) {
 		drop_temp();
 		return (0);
+	}
+	if (fstat(rw.ofd, &now) == -1 || stat(rw.dest, &st) == -1 ||
+	    st.st_dev != now.st_dev || st.st_ino != now.st_ino) {
+		snprintf(msg, msgsize, "not rewritten: it was replaced or "
+		    "removed while it was read");
+		drop_temp();
+		return (-1);
+	}
+	/* Other names would keep every address that was redacted. */
+	if (now.st_nlink > 1 && !rw.cli->break_links) {
+		snprintf(msg, msgsize, "not rewritten: it has %ju hard links "
+		    "and the other names would keep what was redacted "
+		    "(--break-links rewrites this name alone)",
+		    (uintmax_t)now.st_nlink);
+		drop_temp();
+		return (-1);
 	}
 	return (commit_temp(1, msg, msgsize));
 }
@@ -595,8 +834,10 @@ rewrite_finish(int ok)
 	if (rw.cli->output != NULL && rw.tmp != NULL) {
 		if (!ok || rw.failed) {
 			drop_temp();
-			log_warnx("%s not written: an input had an error",
-			    rw.cli->output);
+			/* A failed write of its own was said already. */
+			if (!rw.wany)
+				log_warnx("%s not written: an input had an "
+				    "error", rw.cli->output);
 			rc = -1;
 		} else if (commit_temp(0, msg, sizeof(msg)) == -1) {
 			log_error(NULL, 0, 0, "%s", msg);
@@ -609,6 +850,7 @@ rewrite_finish(int ok)
 		rc = -1;
 	}
 	rw.receipt = NULL;
+	stale_free();
 	kl_redact_free(rw.r);
 	rw.r = NULL;
 	buf_free(&rw.esc);
