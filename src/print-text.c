@@ -335,6 +335,9 @@ text_boot(const struct input *in, const struct bootrep *r)
 		if (v->conflicts != 0)
 			printf(", %u other slide%s disagree", v->conflicts,
 			    v->conflicts == 1 ? "" : "s");
+		if (v->outside)
+			fputs("; the kernel's own statement lies outside the "
+			    "modelled range", stdout);
 		fputs(")\n", stdout);
 	} else
 		fputs("  slide: not disclosed\n", stdout);
@@ -351,6 +354,10 @@ text_boot(const struct input *in, const struct bootrep *r)
 	if (*sep == ' ')
 		fputs(" nothing", stdout);
 	putchar('\n');
+	if (v->has_phys_offset)
+		printf("  direct map: virt = phys + 0x%" PRIx64
+		    " (PHYS_OFFSET 0x%" PRIx64 ")\n",
+		    v->base[KL_REGION_DIRECT_MAP], v->phys_offset);
 	if (v->nev > 0) {
 		fputs("  evidence:", stdout);
 		for (i = 0; i < v->nev; i++)
