@@ -330,8 +330,11 @@ text_boot(const struct input *in, const struct bootrep *r)
 			printf("  slide: Kernel Offset: 0x%" PRIx64
 			    " from 0x%" PRIx64, v->slide, v->text_base -
 			    v->slide);
-		printf(" (%u piece%s of evidence", v->slide_votes,
-		    v->slide_votes == 1 ? "" : "s");
+		if (v->slide_votes == 0 && !v->kaslr_off)
+			fputs(" (no KASLR: the link address", stdout);
+		else
+			printf(" (%u piece%s of evidence", v->slide_votes,
+			    v->slide_votes == 1 ? "" : "s");
 		if (v->conflicts != 0)
 			printf(", %u other slide%s disagree", v->conflicts,
 			    v->conflicts == 1 ? "" : "s");
