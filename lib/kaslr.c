@@ -240,6 +240,13 @@ isdig(char c)
 	return (c >= '0' && c <= '9');
 }
 
+/* PAGE_OFFSET given for the run (--page-offset; 0: the profile's). */
+void
+kl_kaslr_set_page_offset(struct kl_kaslr *k, uint64_t po)
+{
+	k->page_offset = po;
+}
+
 /*
  * The kernel release of the segment ("6.1.0-57-arm64", from its banner
  * or its map; NULL: not known): picks the slide ranges of that release.
@@ -508,6 +515,53 @@ phys_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	k->has_phys_offset = 1;
 	kl_kaslr_base(k, line, KL_EV_PHYS_OFFSET, KL_REGION_DIRECT_MAP,
 	    a->page_offset - p, 1);
+	return (1);
+}
+
+/* Decimal digits ending at m[e - 1], with a K or k after: KiB, or 0. */
+static uint64_t
+kib_before(const uint8_t *m, size_t e)
+{
+	size_t i = e, d = 0;
+	uint64_t v = 0, mul = 1;
+
+	while (i > 0 && m[i - 1] >= '0' && m[i - 1] <= '9' && d < 12) {
+		v += (uint64_t)(m[--i] - '0') * mul;
+		mul *= 10;
+		d++;
+	}
+	return (d == 0 || d == 12 ? 0 : v);
+}
+
+/*
+ * "Memory: 1012480K/1048576K available (..., 262144K highmem)" (mem_init;
+ * 3.x: "Memory: 1007916k/1007916k available, 40660k reserved, 242688K
+ * highmem"): on a 32-bit kernel with highmem, lowmem is the RAM less
+ * highmem, and high_memory (vmalloc starts 8 MiB above it) is PAGE_OFFSET
+ * plus that.  Returns 1 when the line gives it.
+ */
+static int
+memory_line(struct kl_kaslr *k, const uint8_t *m, size_t n)
+{
+	const uint8_t *p, *h;
+	uint64_t total, high;
+	size_t i;
+
+	if (!kl_startswith(m, n, KL_LIT("Memory: ")) ||
+	    (p = memchr(m, '/', n)) == NULL)
+		return (0);
+	for (i = (size_t)(p - m) + 1; i < n && m[i] >= '0' && m[i] <= '9';
+	    i++)
+		;
+	if (i >= n || (m[i] | 0x20) != 'k' || (total = kib_before(m, i)) == 0)
+		return (0);
+	if ((h = kl_memmem(m, n, KL_LIT("K highmem"))) == NULL &&
+	    (h = kl_memmem(m, n, KL_LIT("k highmem"))) == NULL)
+		return (0);
+	high = kib_before(m, (size_t)(h - m));
+	if (high == 0 || high >= total)
+		return (0);
+	k->lowmem = (total - high) * 1024;
 	return (1);
 }
 
@@ -800,6 +854,8 @@ kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
 		return (m[1] == 'o' && m[2] == 'm' && m[3] == 'm');
 	case 'P':
 		return (m[1] == 'H' && m[2] == 'Y' && m[3] == 'S');
+	case 'M':
+		return (m[1] == 'e' && m[2] == 'm' && m[3] == 'o');
 	default:
 		return (0);
 	}
@@ -807,8 +863,8 @@ kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
 
 /*
  * The first bytes of the messages kl_kaslr_wants() may take, in the
- * four words of set (bit c of word c / 64): 'K', 'C' and 'P', any with a
- * map.
+ * four words of set (bit c of word c / 64): 'K', 'C', 'P' and 'M', any
+ * with a map.
  */
 void
 kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
@@ -818,6 +874,7 @@ kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
 		set['K' / 64] |= (uint64_t)1 << ('K' % 64);
 		set['C' / 64] |= (uint64_t)1 << ('C' % 64);
 		set['P' / 64] |= (uint64_t)1 << ('P' % 64);
+		set['M' / 64] |= (uint64_t)1 << ('M' % 64);
 	}
 }
 
@@ -848,6 +905,9 @@ kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	case 'P':
 		if (phys_offset(k, line, m, n))
 			return (4);
+		break;
+	case 'M':
+		(void)memory_line(k, m, n);
 		break;
 	default:
 		if (k->map != NULL && kl_isxdigit(m[0]) &&
@@ -1020,6 +1080,31 @@ kl_kaslr_symbol(const struct kl_kaslr *k, uint64_t v, char *buf, size_t sz)
 }
 
 /*
+ * 32-bit arm: a value the scanner put in the direct map or the shared
+ * kernel row ("Exception stack(0xf080dfa8 to 0xf080dff0)") lies in
+ * vmalloc when the log's Memory: line puts lowmem's end below it:
+ * vmalloc starts 8 MiB above high_memory (VMALLOC_OFFSET) and ends at
+ * VMALLOC_END 0xff800000 (Documentation/arch/arm/memory.rst).
+ */
+static enum kl_region
+arm_vmalloc(const struct kl_kaslr *k, uint64_t v, enum kl_region region)
+{
+	const struct kl_arch *a;
+	uint64_t po = k->page_offset;
+
+	if (k->lowmem == 0 || (region != KL_REGION_DIRECT_MAP &&
+	    region != KL_REGION_KERNEL))
+		return (region);
+	if (po == 0 && (a = kl_arch_get(KL_ARCH_ARM)) != NULL)
+		po = a->page_offset;
+	if (po == 0 || po + k->lowmem < po)
+		return (region);
+	if (v >= po + k->lowmem + 8 * MIB && v < UINT64_C(0xff800000))
+		return (KL_REGION_VMALLOC);
+	return (region);
+}
+
+/*
  * The region of a value v the scanner gave region, once the slide is
  * known: inside the map's [_text, _end) plus the slide it is the image
  * (text): arm64's image inside vmalloc, values s390x and sparc64 cannot
@@ -1034,6 +1119,8 @@ kl_kaslr_place(const struct kl_kaslr *k, uint64_t v, enum kl_region region)
 {
 	uint64_t s, lo, hi;
 
+	if (k->arch == KL_ARCH_ARM)
+		return (arm_vmalloc(k, v, region));
 	if (region != KL_REGION_VMALLOC && region != KL_REGION_KERNEL &&
 	    region != KL_REGION_MODULES)
 		return (region);

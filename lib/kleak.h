@@ -720,6 +720,8 @@ struct kl_kaslr {
 	uint64_t		 img_end;
 	int			 has_phys_offset; /* arm64 PHYS_OFFSET */
 	uint64_t		 phys_offset;
+	uint64_t		 lowmem;	/* 32-bit: RAM - highmem */
+	uint64_t		 page_offset;	/* 0: the profile's */
 	uint64_t		 seen[KL_REGION_COUNT];	/* values per region */
 	uint64_t		 low[KL_REGION_COUNT];	/* lowest value */
 	uint64_t		 exact[KL_REGION_COUNT]; /* base printed */
@@ -767,6 +769,7 @@ void		 kl_kaslr_init(struct kl_kaslr *, enum kl_arch_id,
 void		 kl_kaslr_set_arch(struct kl_kaslr *, enum kl_arch_id);
 void		 kl_kaslr_set_map(struct kl_kaslr *, const struct kl_symtab *);
 void		 kl_kaslr_set_release(struct kl_kaslr *, const char *);
+void		 kl_kaslr_set_page_offset(struct kl_kaslr *, uint64_t);
 int		 kl_kaslr_range_ok(enum kl_arch_id, int, uint64_t);
 enum kl_region	 kl_kaslr_place(const struct kl_kaslr *, uint64_t,
 		     enum kl_region);

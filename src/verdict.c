@@ -334,6 +334,7 @@ static void
 boot_start(void)
 {
 	kl_kaslr_init(&vs.k, vs.cli->kl.arch, NULL);
+	kl_kaslr_set_page_offset(&vs.k, vs.cli->kl.page_offset);
 	vs.release[0] = '\0';
 	pick_map();
 }
@@ -686,7 +687,8 @@ verdict_place(const struct kl_finding *f, struct kl_finding *g)
 		return (f);
 	*g = *f;
 	g->region = r;
-	g->severity = KL_SEV_HIGH;
+	g->severity = r == KL_REGION_TEXT || r == KL_REGION_MODULES ?
+	    KL_SEV_HIGH : KL_SEV_MEDIUM;
 	return (g);
 }
 

@@ -166,4 +166,24 @@ text panic+0x24/0x100000" "arm with a map: text values symbolised"
 "$KLEAKSCAN" --json --arch arm "$TMP/arm.log" >"$TMP/arm0.json"
 is "$(slides "$TMP/arm0.json")" "None" "arm without a map: no slide"
 
+# arm with highmem: the Memory: line puts lowmem's end (high_memory) at
+# 0xf0000000, so the vmapped exception stack above it is vmalloc; one in
+# lowmem stays direct-map, and without the line nothing changes.
+printf '%s\n' \
+    '[    0.000000] Linux version 6.1.0-57-armmp (debian-kernel@lists.debian.org) #1 SMP Debian 6.1.192-3' \
+    '[    0.000000] CPU: ARMv7 Processor [414fc0f0] revision 0 (ARMv7), cr=10c5387d' \
+    '[    0.000000] Memory: 1012480K/1048576K available (10240K kernel code, 1843K rwdata, 3508K rodata, 2048K init, 435K bss, 36096K reserved, 0K cma-reserved, 262144K highmem)' \
+    '[    2.000000] Exception stack(0xf080dfa8 to 0xf080dff0)' \
+    '[    2.000001] Exception stack(0xc280dfa8 to 0xc280dff0)' >"$TMP/hm.log"
+run --arch arm "$TMP/hm.log"
+is "$OUT" "4:34: vmalloc medium 0xf080dfa8  [    2.000000] Exception stack(0xf080dfa8 to 0xf080dff0)
+4:48: vmalloc medium 0xf080dff0  [    2.000000] Exception stack(0xf080dfa8 to 0xf080dff0)
+5:34: direct-map medium 0xc280dfa8  [    2.000001] Exception stack(0xc280dfa8 to 0xc280dff0)
+5:48: direct-map medium 0xc280dff0  [    2.000001] Exception stack(0xc280dfa8 to 0xc280dff0)" \
+    "arm highmem: an exception stack above lowmem's end is vmalloc"
+grep -v 'Memory:' "$TMP/hm.log" >"$TMP/hm0.log"
+run --arch arm "$TMP/hm0.log"
+is "$(printf '%s\n' "$OUT" | cut -d' ' -f2 | sort | uniq -c | sed 's/^ *//')" "4 direct-map" \
+    "arm without the Memory: line: the stacks stay direct-map"
+
 done_testing

@@ -786,6 +786,53 @@ t_phys_offset(void **state)
 }
 
 /*
+ * 32-bit arm with highmem: the Memory: line gives lowmem's end, and a
+ * stack above it (plus VMALLOC_OFFSET) is a vmapped one in vmalloc.
+ * The 3.x wording is from corpus/boot (a 1 GiB board, 237 MiB highmem).
+ */
+static void
+t_arm_lowmem(void **state)
+{
+	struct kl_kaslr k;
+
+	(void)state;
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	assert_int_equal(kl_kaslr_place(&k, 0xf080dfa8,
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	line(&k, 4, "Memory: 1012480K/1048576K available (10240K kernel code, "
+	    "1843K rwdata, 3508K rodata, 2048K init, 435K bss, 36096K "
+	    "reserved, 0K cma-reserved, 262144K highmem)");
+	assert_int_equal(k.lowmem, UINT64_C(768) << 20);
+	assert_int_equal(kl_kaslr_place(&k, 0xf080dfa8,
+	    KL_REGION_DIRECT_MAP), KL_REGION_VMALLOC);
+	assert_int_equal(kl_kaslr_place(&k, 0xf080dfa8, KL_REGION_KERNEL),
+	    KL_REGION_VMALLOC);
+	/* Below high_memory + 8 MiB: still lowmem. */
+	assert_int_equal(kl_kaslr_place(&k, 0xf07fffff,
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	assert_int_equal(kl_kaslr_place(&k, 0xc280dfa8,
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	/* Fixmap and the rest are left alone. */
+	assert_int_equal(kl_kaslr_place(&k, 0xffc80000, KL_REGION_FIXMAP),
+	    KL_REGION_FIXMAP);
+	assert_int_equal(kl_kaslr_place(&k, 0xff900000, KL_REGION_KERNEL),
+	    KL_REGION_KERNEL);
+	/* A 2G/2G split (--page-offset 0x80000000). */
+	kl_kaslr_set_page_offset(&k, 0x80000000);
+	assert_int_equal(kl_kaslr_place(&k, 0xb1000000,
+	    KL_REGION_DIRECT_MAP), KL_REGION_VMALLOC);
+	/* The 3.x wording; no highmem, no vmalloc from it. */
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	line(&k, 1, "Memory: 1007916k/1007916k available, 40660k reserved, "
+	    "242688K highmem");
+	assert_int_equal(k.lowmem, UINT64_C(765228) * 1024);
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	line(&k, 1, "Memory: 36616k/36616k available, 4344k reserved, 0K "
+	    "highmem");
+	assert_int_equal(k.lowmem, 0);
+}
+
+/*
  * s390x, context-classified: the shared boot s390x-6.1.0-50-s390x-boot1
  * runs at its link address (KASLR disabled: CPU has no PRNG); its Call
  * Trace frames give slide 0, and a value of region kernel inside
@@ -842,6 +889,8 @@ t_wants(void **state)
 		"Kernel command line: console=ttyS0 panic=-1 oops=panic "
 		    "loglevel=7 nokaslr dumpkallsyms",
 		"PHYS_OFFSET: 0xfffff58b40000000",
+		"Memory: 1007916k/1007916k available, 40660k reserved, "
+		    "242688K highmem",
 	};
 	static const char *const no[] = {
 		"Call Trace:",
@@ -859,11 +908,11 @@ t_wants(void **state)
 
 	(void)state;
 	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
-	/* kl_kaslr_first(): 'K', 'C', 'P', every first byte of yes[]. */
+	/* kl_kaslr_first(): 'K', 'C', 'P', 'M': every first of yes[]. */
 	kl_kaslr_first(&k, set);
 	for (n = 0, c = 0; c < 256; c++)
 		n += (size_t)((set[c / 64] >> (c % 64)) & 1);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4);
 	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		c = (uint8_t)yes[i][0];
 		assert_true((set[c / 64] >> (c % 64)) & 1);
@@ -907,6 +956,7 @@ main(void)
 		cmocka_unit_test(t_arm64_high),
 		cmocka_unit_test(t_phys_offset),
 		cmocka_unit_test(t_s390x),
+		cmocka_unit_test(t_arm_lowmem),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
