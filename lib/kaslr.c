@@ -1011,13 +1011,9 @@ kl_kaslr_base(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
 static int
 no_kaslr(const struct kl_kaslr *k)
 {
-	switch (k->arch) {
-	case KL_ARCH_AUTO:
-	case KL_ARCH_SPARC64:	/* context-classified, no map check */
+	if (k->arch == KL_ARCH_AUTO)
 		return (0);
-	default:
-		return (in_krange(k->arch, k->kver, 0) < 0);
-	}
+	return (in_krange(k->arch, k->kver, 0) < 0);
 }
 
 /*

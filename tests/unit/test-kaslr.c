@@ -861,6 +861,12 @@ t_s390x(void **state)
 	    KL_REGION_KERNEL), KL_REGION_TEXT);
 	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0x3ff80000000),
 	    KL_REGION_KERNEL), KL_REGION_KERNEL);
+	/* sparc64 has no KASLR: with the map, slide 0 by construction. */
+	kl_kaslr_init(&k, KL_ARCH_SPARC64, t);
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_int_equal(s, 0);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0x6bfcf6),
+	    KL_REGION_KERNEL), KL_REGION_TEXT);
 	kl_sym_free(t);
 }
 
