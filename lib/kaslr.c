@@ -46,7 +46,7 @@
 struct kinfo {
 	enum kl_arch_id	 arch;
 	uint64_t	 step;		/* KASLR step of the image, 0: none */
-	uint64_t	 range;		/* slides lie in [0, range) */
+	uint64_t	 range;		/* of the slides (krange rows) */
 	unsigned	 bits;		/* text entropy: log2(range / step) */
 	unsigned	 near_bits;	/* left when only a raw text value is
 					   known: log2(image size / step) */
@@ -61,7 +61,7 @@ static const struct kinfo kinfos[] = {
 	{ KL_ARCH_X86_64, 2 * MIB, GIB, 9, 4, GIB },
 	{ KL_ARCH_X86_64_L5, 2 * MIB, GIB, 9, 4, GIB },
 	{ KL_ARCH_I386, 2 * MIB, 512 * MIB, 8, 4, 0 },
-	/* arm64: EFI_KIMG_ALIGN 64 KiB inside half the vmalloc area. */
+	/* arm64: EFI_KIMG_ALIGN 64 KiB over 2^(VA_BITS_MIN - 2). */
 	{ KL_ARCH_ARM64, 64 << 10, UINT64_C(1) << 46, 30, 9, GIB },
 	{ KL_ARCH_ARM64_39, 64 << 10, UINT64_C(1) << 37, 21, 9, GIB },
 	{ KL_ARCH_ARM64_42, 64 << 10, UINT64_C(1) << 40, 24, 9, GIB },
@@ -73,7 +73,85 @@ static const struct kinfo kinfos[] = {
 	{ KL_ARCH_RISCV64_SV57, 2 * MIB, GIB, 9, 4, 0 },
 	{ KL_ARCH_PPC32, 16 << 10, 512 * MIB, 15, 10, 0 },
 	{ KL_ARCH_MIPS64, 64 << 10, GIB, 14, 9, 0 },
-	{ KL_ARCH_LOONGARCH64, 64 << 10, GIB, 14, 9, 0 },
+	{ KL_ARCH_LOONGARCH64, 64 << 10, 256 * MIB, 12, 9, 0 },
+	/* s390x: THREAD_SIZE steps over the memory (entropy depends on
+	   its size: not counted). */
+	{ KL_ARCH_S390X, 16 << 10, 0, 0, 0, 0 },
+};
+/* clang-format on */
+
+#define KV(a, b)	((a) << 16 | (b) << 8)	/* 0xMMmm00, as kver */
+#define TIB		(UINT64_C(1) << 40)
+
+/*
+ * The slides a kernel release can have, from the code that draws them
+ * (man/kleakscan.1, KASLR RANGES, has the same table).  A slide s of a
+ * row is lo <= s < hi, a multiple of step, or below small (arm64: the
+ * physical misalignment inside 2 MiB that head.S keeps in the offset
+ * even without KASLR).  Releases [since, until); until 0: still.
+ */
+struct krange {
+	enum kl_arch_id	 arch;
+	int		 since;
+	int		 until;
+	uint64_t	 lo;
+	uint64_t	 hi;
+	uint64_t	 step;
+	uint64_t	 small;
+};
+
+/*
+ * arm64 before 6.6: arch/arm64/kernel/pi/kaslr_early.c (6.1)
+ * kaslr_early_init() returns BIT(VA_BITS_MIN - 3) + (seed &
+ * GENMASK(VA_BITS_MIN - 3, 0)); head.S __primary_switch clears its low
+ * 21 bits and ORs in the 64 KiB-aligned misalignment: [2^(m-3),
+ * 2^(m-3) + 2^(m-2)).  (arch/arm64/kernel/kaslr.c before 5.19: the same
+ * middle half.)  From 6.6, "arm64: kaslr: Adjust randomization range
+ * dynamically": range = (VMALLOC_END - KIMAGE_VADDR) / 2, offset range/2
+ * + range * seed / 2^64, below the same top; the vmalloc area is at
+ * least 15/16 of 2^(m-1) less 2 GiB of modules, so the bottom is taken
+ * as 2^(m-3) * 15/16 - 1 GiB.
+ */
+#define A64_LO(m)	(UINT64_C(1) << ((m) - 3))
+#define A64_HI(m)	(A64_LO(m) + (UINT64_C(1) << ((m) - 2)))
+#define A64_LO66(m)	(A64_LO(m) / 16 * 15 - GIB)
+#define A64(id, m)							\
+	{ id, KV(4, 6), KV(6, 6), A64_LO(m), A64_HI(m), 64 << 10, 2 * MIB }, \
+	{ id, KV(6, 6), 0, A64_LO66(m), A64_HI(m), 64 << 10, 2 * MIB }
+
+/* clang-format off */
+static const struct krange kranges[] = {
+	/* arch/x86/boot/compressed/kaslr.c find_random_virt_addr():
+	   CONFIG_PHYSICAL_ALIGN slots from LOAD_PHYSICAL_ADDR (16 MiB) to
+	   KERNEL_IMAGE_SIZE (1 GiB; 512 MiB on i386). */
+	{ KL_ARCH_X86_64, KV(3, 14), 0, 0, GIB - 14 * MIB, 2 * MIB, 0 },
+	{ KL_ARCH_X86_64_L5, KV(4, 14), 0, 0, GIB - 14 * MIB, 2 * MIB, 0 },
+	{ KL_ARCH_I386, KV(3, 14), 0, 0, 512 * MIB, 2 * MIB, 0 },
+	A64(KL_ARCH_ARM64, 48),
+	A64(KL_ARCH_ARM64_52, 48),	/* VA_BITS_MIN 48 */
+	A64(KL_ARCH_ARM64_PRE54, 48),
+	A64(KL_ARCH_ARM64_39, 39),
+	A64(KL_ARCH_ARM64_42, 42),
+	A64(KL_ARCH_ARM64_47, 47),
+	/* arch/riscv/mm/init.c setup_vm(): (seed % nr_pos) * PMD_SIZE,
+	   nr_pos = (PUD_SIZE - kernel size) / PMD_SIZE. */
+	{ KL_ARCH_RISCV64, KV(6, 6), 0, 0, GIB, 2 * MIB, 0 },
+	{ KL_ARCH_RISCV64_SV48, KV(6, 6), 0, 0, GIB, 2 * MIB, 0 },
+	{ KL_ARCH_RISCV64_SV57, KV(6, 6), 0, 0, GIB, 2 * MIB, 0 },
+	/* arch/powerpc/mm/nohash/kaslr_booke.c kaslr_choose_location():
+	   round_down(offset, SZ_16K) inside linear_sz <= 512 MiB. */
+	{ KL_ARCH_PPC32, KV(5, 5), 0, 0, 512 * MIB, 16 << 10, 0 },
+	/* arch/mips/kernel/relocate.c determine_relocation_address():
+	   (random << 16) & (RANDOMIZE_BASE_MAX_OFFSET - 1), at most 1 GiB
+	   on 64-bit, plus the image length when below it. */
+	{ KL_ARCH_MIPS64, KV(4, 7), 0, 0, GIB + 256 * MIB, 64 << 10, 0 },
+	/* arch/loongarch/kernel/relocate.c determine_relocation_address():
+	   the same draw, RANDOMIZE_BASE_MAX_OFFSET at most 256 MiB. */
+	{ KL_ARCH_LOONGARCH64, KV(6, 3), 0, 0, 512 * MIB, 64 << 10, 0 },
+	/* arch/s390/boot/kaslr.c get_random_base() (6.1): a THREAD_SIZE
+	   aligned place in the memory below ident_map_size; startup.c
+	   __kaslr_offset = random_lma - default_lma. */
+	{ KL_ARCH_S390X, KV(5, 2), 0, 0, 4 * TIB, 16 << 10, 0 },
 };
 /* clang-format on */
 
@@ -90,6 +168,40 @@ kinfo(enum kl_arch_id arch)
 	return (&none);
 }
 
+/*
+ * Does a row of arch hold s for release kver (0: any release)?  Returns
+ * 1 yes, 0 no, -1 when no row applies (no KASLR: the arch has none, or
+ * the release predates it).
+ */
+static int
+in_krange(enum kl_arch_id arch, int kver, uint64_t s)
+{
+	const struct krange *r;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < sizeof(kranges) / sizeof(kranges[0]); i++) {
+		r = &kranges[i];
+		if (r->arch != arch || (kver != 0 && (kver < r->since ||
+		    (r->until != 0 && kver >= r->until))))
+			continue;
+		any = 1;
+		if (s % r->step == 0 && ((s >= r->lo && s < r->hi) ||
+		    s < r->small))
+			return (1);
+	}
+	return (any ? 0 : -1);
+}
+
+/* Can the kernel release kver of arch have slide s?  (kl_kaslr.h) */
+int
+kl_kaslr_range_ok(enum kl_arch_id arch, int kver, uint64_t s)
+{
+	int r = in_krange(arch, kver, s);
+
+	return (r < 0 ? s == 0 : r);
+}
+
 /* Start the evidence of a boot segment. */
 void
 kl_kaslr_init(struct kl_kaslr *k, enum kl_arch_id arch,
@@ -97,7 +209,7 @@ kl_kaslr_init(struct kl_kaslr *k, enum kl_arch_id arch,
 {
 	memset(k, 0, sizeof(*k));
 	k->arch = arch;
-	k->map = map;
+	kl_kaslr_set_map(k, map);
 }
 
 /* The architecture became known (after init, with --arch auto). */
@@ -112,6 +224,50 @@ void
 kl_kaslr_set_map(struct kl_kaslr *k, const struct kl_symtab *map)
 {
 	k->map = map;
+	k->img_text = k->img_end = 0;
+	if (map == NULL)
+		return;
+	k->img_text = kl_sym_text(map);
+	if (!kl_sym_find(map, "_end", &k->img_end) || k->img_end <=
+	    k->img_text)
+		k->img_end = 0;
+}
+
+/* Is c a decimal digit? */
+static int
+isdig(char c)
+{
+	return (c >= '0' && c <= '9');
+}
+
+/* PAGE_OFFSET given for the run (--page-offset; 0: the profile's). */
+void
+kl_kaslr_set_page_offset(struct kl_kaslr *k, uint64_t po)
+{
+	k->page_offset = po;
+}
+
+/*
+ * The kernel release of the segment ("6.1.0-57-arm64", from its banner
+ * or its map; NULL: not known): picks the slide ranges of that release.
+ */
+void
+kl_kaslr_set_release(struct kl_kaslr *k, const char *release)
+{
+	unsigned long a = 0, b = 0;
+	const char *p = release;
+
+	k->kver = 0;
+	if (p == NULL || !isdig(*p))
+		return;
+	while (isdig(*p) && a < 256)
+		a = a * 10 + (unsigned long)(*p++ - '0');
+	if (*p++ != '.' || !isdig(*p))
+		return;
+	while (isdig(*p) && b < 256)
+		b = b * 10 + (unsigned long)(*p++ - '0');
+	if (a >= 2 && a < 256 && b < 256)
+		k->kver = KV((int)a, (int)b);
 }
 
 /* Keep one piece of evidence (the first KL_EVIDENCE_MAX of them). */
@@ -132,39 +288,50 @@ keep(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
 }
 
 /*
- * Can s be a slide of the architecture?  While it is not known yet, any
- * page-aligned value below 2^46 can; kl_kaslr_slide() checks again.
+ * Can s be a slide of the architecture (and release, when known)?
+ * While the architecture is not known yet, any page-aligned value below
+ * 2^47 (arm64's 96 TiB) can; kl_kaslr_slide() checks again.
  */
 static int
 valid(const struct kl_kaslr *k, uint64_t s)
 {
-	const struct kinfo *ki = kinfo(k->arch);
-
 	if (k->arch == KL_ARCH_AUTO)
-		return (s % 4096 == 0 && s < (UINT64_C(1) << 46));
-	if (ki->step == 0)
-		return (s == 0);
-	return (s % ki->step == 0 && s < ki->range);
+		return (s % 4096 == 0 && s < (UINT64_C(1) << 47));
+	return (kl_kaslr_range_ok(k->arch, k->kver, s));
+}
+
+/*
+ * Count a vote for slide s; returns 0, or -1 when s is impossible.  A
+ * slide the kernel stated itself (stated: "Kernel Offset:", "Kernel
+ * relocated by") counts even outside the modelled range: the verdict
+ * reports the disagreement as a conflict.
+ */
+static int
+vote_as(struct kl_kaslr *k, uint64_t s, int stated)
+{
+	size_t i;
+
+	if (!stated && !valid(k, s))
+		return (-1);
+	for (i = 0; i < k->nslides; i++)
+		if (k->slide[i] == s) {
+			k->votes[i]++;
+			k->stated[i] |= stated != 0;
+			return (0);
+		}
+	if (k->nslides < KL_SLIDES_MAX) {
+		k->slide[k->nslides] = s;
+		k->stated[k->nslides] = stated != 0;
+		k->votes[k->nslides++] = 1;
+	}
+	return (0);
 }
 
 /* Count a vote for slide s; returns 0, or -1 when s is impossible. */
 static int
 vote(struct kl_kaslr *k, uint64_t s)
 {
-	size_t i;
-
-	if (!valid(k, s))
-		return (-1);
-	for (i = 0; i < k->nslides; i++)
-		if (k->slide[i] == s) {
-			k->votes[i]++;
-			return (0);
-		}
-	if (k->nslides < KL_SLIDES_MAX) {
-		k->slide[k->nslides] = s;
-		k->votes[k->nslides++] = 1;
-	}
-	return (0);
+	return (vote_as(k, s, 0));
 }
 
 /* Take back a vote for slide s. */
@@ -182,6 +349,8 @@ unvote(struct kl_kaslr *k, uint64_t s)
 			    (k->nslides - i) * sizeof(k->slide[0]));
 			memmove(&k->votes[i], &k->votes[i + 1],
 			    (k->nslides - i) * sizeof(k->votes[0]));
+			memmove(&k->stated[i], &k->stated[i + 1],
+			    (k->nslides - i) * sizeof(k->stated[0]));
 			return;
 		}
 }
@@ -291,7 +460,7 @@ kernel_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 		if (!hex_at(m, n, &i, &off) || (i - (sizeof(reloc) - 1) ==
 		    16 && off >> 32 == 0))
 			return (0);
-		if (vote(k, off) == 0)
+		if (vote_as(k, off, 1) == 0)
 			keep(k, line, KL_EV_KERNEL_OFFSET, KL_REGION_TEXT, off);
 		return (1);
 	}
@@ -305,10 +474,94 @@ kernel_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	i += 6;
 	if (!hex_at(m, n, &i, &from))
 		return (0);
-	if (vote(k, off) == 0) {
+	if (vote_as(k, off, 1) == 0) {
 		keep(k, line, KL_EV_KERNEL_OFFSET, KL_REGION_TEXT, off);
 		k->offset_from = from;
 	}
+	return (1);
+}
+
+/* Is arch one of the arm64 profiles? */
+static int
+is_arm64(enum kl_arch_id arch)
+{
+	return (arch >= KL_ARCH_ARM64 && arch <= KL_ARCH_ARM64_PRE54);
+}
+
+/*
+ * arm64's panic notifier: "PHYS_OFFSET: 0xfffff58b40000000" prints
+ * memstart_addr, and __phys_to_virt(x) is (x - PHYS_OFFSET) | PAGE_OFFSET
+ * (arch/arm64/include/asm/memory.h): the direct map's base, virt = phys
+ * + PAGE_OFFSET - PHYS_OFFSET, negative when the linear map is
+ * randomised.  Kept as the exact base of the direct map.  Returns 1 for
+ * the line, else 0.
+ */
+static int
+phys_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
+{
+	static const char lit[] = "PHYS_OFFSET: 0x";
+	const struct kl_arch *a;
+	size_t i = sizeof(lit) - 3;
+	uint64_t p;
+
+	if (!kl_startswith(m, n, KL_LIT(lit)) || !hex_at(m, n, &i, &p))
+		return (0);
+	if (!is_arm64(k->arch) && k->arch != KL_ARCH_AUTO)
+		return (0);
+	a = kl_arch_get(is_arm64(k->arch) ? k->arch : KL_ARCH_ARM64);
+	if (a == NULL)
+		return (0);
+	k->phys_offset = p;
+	k->has_phys_offset = 1;
+	kl_kaslr_base(k, line, KL_EV_PHYS_OFFSET, KL_REGION_DIRECT_MAP,
+	    a->page_offset - p, 1);
+	return (1);
+}
+
+/* Decimal digits ending at m[e - 1], with a K or k after: KiB, or 0. */
+static uint64_t
+kib_before(const uint8_t *m, size_t e)
+{
+	size_t i = e, d = 0;
+	uint64_t v = 0, mul = 1;
+
+	while (i > 0 && m[i - 1] >= '0' && m[i - 1] <= '9' && d < 12) {
+		v += (uint64_t)(m[--i] - '0') * mul;
+		mul *= 10;
+		d++;
+	}
+	return (d == 0 || d == 12 ? 0 : v);
+}
+
+/*
+ * "Memory: 1012480K/1048576K available (..., 262144K highmem)" (mem_init;
+ * 3.x: "Memory: 1007916k/1007916k available, 40660k reserved, 242688K
+ * highmem"): on a 32-bit kernel with highmem, lowmem is the RAM less
+ * highmem, and high_memory (vmalloc starts 8 MiB above it) is PAGE_OFFSET
+ * plus that.  Returns 1 when the line gives it.
+ */
+static int
+memory_line(struct kl_kaslr *k, const uint8_t *m, size_t n)
+{
+	const uint8_t *p, *h;
+	uint64_t total, high;
+	size_t i;
+
+	if (!kl_startswith(m, n, KL_LIT("Memory: ")) ||
+	    (p = memchr(m, '/', n)) == NULL)
+		return (0);
+	for (i = (size_t)(p - m) + 1; i < n && m[i] >= '0' && m[i] <= '9';
+	    i++)
+		;
+	if (i >= n || (m[i] | 0x20) != 'k' || (total = kib_before(m, i)) == 0)
+		return (0);
+	if ((h = kl_memmem(m, n, KL_LIT("K highmem"))) == NULL &&
+	    (h = kl_memmem(m, n, KL_LIT("k highmem"))) == NULL)
+		return (0);
+	high = kib_before(m, (size_t)(h - m));
+	if (high == 0 || high >= total)
+		return (0);
+	k->lowmem = (total - high) * 1024;
 	return (1);
 }
 
@@ -599,6 +852,10 @@ kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
 		    (m[1] == 'A' && m[2] == 'S' && m[3] == 'L'));
 	case 'C':
 		return (m[1] == 'o' && m[2] == 'm' && m[3] == 'm');
+	case 'P':
+		return (m[1] == 'H' && m[2] == 'Y' && m[3] == 'S');
+	case 'M':
+		return (m[1] == 'e' && m[2] == 'm' && m[3] == 'o');
 	default:
 		return (0);
 	}
@@ -606,7 +863,8 @@ kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
 
 /*
  * The first bytes of the messages kl_kaslr_wants() may take, in the
- * four words of set (bit c of word c / 64): 'K' and 'C', any with a map.
+ * four words of set (bit c of word c / 64): 'K', 'C', 'P' and 'M', any
+ * with a map.
  */
 void
 kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
@@ -615,6 +873,8 @@ kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
 	if (k->map == NULL) {
 		set['K' / 64] |= (uint64_t)1 << ('K' % 64);
 		set['C' / 64] |= (uint64_t)1 << ('C' % 64);
+		set['P' / 64] |= (uint64_t)1 << ('P' % 64);
+		set['M' / 64] |= (uint64_t)1 << ('M' % 64);
 	}
 }
 
@@ -622,7 +882,8 @@ kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
  * Look at one line of the boot segment (its message).  Returns what the
  * line itself discloses of the layout: 1 for a slide ("Kernel Offset:
  * 0x..", "Kernel relocated by 0x.."), 2 for KASLR off, 3 for a failed
- * randomisation (kl_kaslr_state()), else 0.
+ * randomisation (kl_kaslr_state()), 4 for arm64's "PHYS_OFFSET: 0x..",
+ * else 0.
  */
 int
 kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
@@ -640,6 +901,13 @@ kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	case 'C':
 		if ((r = kaslr_off(k, line, m, n)) != 0)
 			return (r);
+		break;
+	case 'P':
+		if (phys_offset(k, line, m, n))
+			return (4);
+		break;
+	case 'M':
+		(void)memory_line(k, m, n);
 		break;
 	default:
 		if (k->map != NULL && kl_isxdigit(m[0]) &&
@@ -736,18 +1004,54 @@ kl_kaslr_base(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
 		(void)vote(k, v - link);
 }
 
-/* The slide of the segment, if the evidence gives one: 1, else 0. */
-int
-kl_kaslr_slide(const struct kl_kaslr *k, uint64_t *slide)
+/*
+ * Has the architecture (for the release, when known) no KASLR at all?
+ * Then, with a map, the image is at its link address by construction.
+ */
+static int
+no_kaslr(const struct kl_kaslr *k)
+{
+	if (k->arch == KL_ARCH_AUTO)
+		return (0);
+	return (in_krange(k->arch, k->kver, 0) < 0);
+}
+
+/*
+ * The index of the winning slide: the most votes among the possible
+ * ones and those the kernel stated (a stated one wins a tie); SIZE_MAX
+ * when none.
+ */
+static size_t
+best_slide(const struct kl_kaslr *k)
 {
 	size_t i, best = SIZE_MAX;
 
-	for (i = 0; i < k->nslides; i++)
-		if (valid(k, k->slide[i]) && (best == SIZE_MAX ||
-		    k->votes[i] > k->votes[best]))
+	for (i = 0; i < k->nslides; i++) {
+		if (!k->stated[i] && !valid(k, k->slide[i]))
+			continue;
+		if (best == SIZE_MAX || k->votes[i] > k->votes[best] ||
+		    (k->votes[i] == k->votes[best] && k->stated[i] &&
+		    !k->stated[best]))
 			best = i;
-	if (best == SIZE_MAX)
-		return (0);
+	}
+	return (best);
+}
+
+/*
+ * The slide of the segment, if the evidence gives one: 1, else 0.  On
+ * an architecture without KASLR, with a map, the slide is 0.
+ */
+int
+kl_kaslr_slide(const struct kl_kaslr *k, uint64_t *slide)
+{
+	size_t best = best_slide(k);
+
+	if (best == SIZE_MAX) {
+		if (k->map == NULL || !no_kaslr(k))
+			return (0);
+		*slide = 0;
+		return (1);
+	}
 	*slide = k->slide[best];
 	return (1);
 }
@@ -771,6 +1075,66 @@ kl_kaslr_symbol(const struct kl_kaslr *k, uint64_t v, char *buf, size_t sz)
 	return (n > 0 && (size_t)n < sz ? n : 0);
 }
 
+/*
+ * 32-bit arm: a value the scanner put in the direct map or the shared
+ * kernel row ("Exception stack(0xf080dfa8 to 0xf080dff0)") lies in
+ * vmalloc when the log's Memory: line puts lowmem's end below it:
+ * vmalloc starts 8 MiB above high_memory (VMALLOC_OFFSET) and ends at
+ * VMALLOC_END 0xff800000 (Documentation/arch/arm/memory.rst).
+ */
+static enum kl_region
+arm_vmalloc(const struct kl_kaslr *k, uint64_t v, enum kl_region region)
+{
+	const struct kl_arch *a;
+	uint64_t po = k->page_offset;
+
+	if (k->lowmem == 0 || (region != KL_REGION_DIRECT_MAP &&
+	    region != KL_REGION_KERNEL))
+		return (region);
+	if (po == 0 && (a = kl_arch_get(KL_ARCH_ARM)) != NULL)
+		po = a->page_offset;
+	if (po == 0 || po + k->lowmem < po)
+		return (region);
+	if (v >= po + k->lowmem + 8 * MIB && v < UINT64_C(0xff800000))
+		return (KL_REGION_VMALLOC);
+	return (region);
+}
+
+/*
+ * The region of a value v the scanner gave region, once the slide is
+ * known: inside the map's [_text, _end) plus the slide it is the image
+ * (text): arm64's image inside vmalloc, values s390x and sparc64 cannot
+ * place by range.  On arm64 the window of 2 GiB around the image is the
+ * module area: arch/arm64/kernel/kaslr.c kaslr_init() (6.1) draws
+ * module_alloc_base in [_end - 2 GiB, _stext) (or [_etext - 128 MiB,
+ * _stext) without RANDOMIZE_MODULE_REGION_FULL), and 6.5+ keeps modules
+ * within 2 GiB of the image.  Other regions stay as they are.
+ */
+enum kl_region
+kl_kaslr_place(const struct kl_kaslr *k, uint64_t v, enum kl_region region)
+{
+	uint64_t s, lo, hi;
+
+	if (k->arch == KL_ARCH_ARM)
+		return (arm_vmalloc(k, v, region));
+	if (region != KL_REGION_VMALLOC && region != KL_REGION_KERNEL &&
+	    region != KL_REGION_MODULES)
+		return (region);
+	if (k->map == NULL || k->img_text == 0 || k->img_end == 0 ||
+	    !kl_kaslr_slide(k, &s))
+		return (region);
+	lo = k->img_text + s;
+	hi = k->img_end + s;
+	if (lo < k->img_text || hi < lo)
+		return (region);
+	if (v >= lo && v < hi)
+		return (KL_REGION_TEXT);
+	if (region == KL_REGION_VMALLOC && is_arm64(k->arch) &&
+	    hi - lo < 2 * GIB && v >= hi - 2 * GIB && v < lo + 2 * GIB)
+		return (KL_REGION_MODULES);
+	return (region);
+}
+
 /* What the segment discloses, for the report. */
 void
 kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
@@ -785,6 +1149,8 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 	v->arch = k->arch;
 	v->kaslr_off = k->off;
 	v->kaslr_failed = k->failed;
+	v->has_phys_offset = k->has_phys_offset;
+	v->phys_offset = k->phys_offset;
 	v->entropy_bits = ki->bits;
 	v->nev = k->nev;
 	v->nev_total = k->nev_total;
@@ -793,9 +1159,14 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 		v->has_slide = 1;
 		v->slide = s;
 		for (i = 0; i < k->nslides; i++)
-			if (k->slide[i] == s)
+			if (k->slide[i] == s) {
 				v->slide_votes = k->votes[i];
-			else if (valid(k, k->slide[i]))
+				/* The kernel's word against the model. */
+				if (!valid(k, s)) {
+					v->conflicts++;
+					v->outside = 1;
+				}
+			} else if (valid(k, k->slide[i]) || k->stated[i])
 				v->conflicts++;
 		/* The link-time _text: the panic line's, the map's, the
 		   architecture's default. */
@@ -861,6 +1232,7 @@ kl_evidence_name(enum kl_evidence_kind kind)
 		[KL_EV_FREED_RANGE] = "freed-range",
 		[KL_EV_LEAK_SOURCE] = "leak-source",
 		[KL_EV_MEMORY_MAP] = "memory-map",
+		[KL_EV_PHYS_OFFSET] = "phys-offset",
 	};
 
 	if ((size_t)kind >= sizeof(names) / sizeof(names[0]) ||

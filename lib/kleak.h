@@ -684,6 +684,7 @@ enum kl_evidence_kind {
 	KL_EV_FREED_RANGE,		/* "Freeing ... memory: nK (a - b)" */
 	KL_EV_LEAK_SOURCE,		/* another known leaky line shape */
 	KL_EV_MEMORY_MAP,		/* e820, EFI, zones, reservations */
+	KL_EV_PHYS_OFFSET,		/* arm64 "PHYS_OFFSET: 0x.." */
 };
 
 /* What a line says of the KASLR state (kl_kaslr_state()). */
@@ -713,6 +714,14 @@ struct kl_kaslr {
 	size_t			 nslides;
 	uint64_t		 slide[KL_SLIDES_MAX];
 	unsigned		 votes[KL_SLIDES_MAX];
+	unsigned char		 stated[KL_SLIDES_MAX]; /* by the kernel */
+	int			 kver;		/* release 0xMMmm00, 0: ? */
+	uint64_t		 img_text;	/* the map's _text, _end */
+	uint64_t		 img_end;
+	int			 has_phys_offset; /* arm64 PHYS_OFFSET */
+	uint64_t		 phys_offset;
+	uint64_t		 lowmem;	/* 32-bit: RAM - highmem */
+	uint64_t		 page_offset;	/* 0: the profile's */
 	uint64_t		 seen[KL_REGION_COUNT];	/* values per region */
 	uint64_t		 low[KL_REGION_COUNT];	/* lowest value */
 	uint64_t		 exact[KL_REGION_COUNT]; /* base printed */
@@ -740,6 +749,10 @@ struct kl_boot_verdict {
 	uint64_t		 slide;
 	unsigned		 slide_votes;	/* evidence agreeing */
 	unsigned		 conflicts;	/* other slides seen */
+	int			 outside;	/* stated slide outside the
+						   modelled range */
+	int			 has_phys_offset; /* arm64 PHYS_OFFSET: */
+	uint64_t		 phys_offset;	/* memstart_addr */
 	uint64_t		 text_base;	/* 0 when unknown */
 	int			 text_exact;	/* from the slide */
 	unsigned		 disclosed;	/* 1 << region */
@@ -755,6 +768,11 @@ void		 kl_kaslr_init(struct kl_kaslr *, enum kl_arch_id,
 		     const struct kl_symtab *);
 void		 kl_kaslr_set_arch(struct kl_kaslr *, enum kl_arch_id);
 void		 kl_kaslr_set_map(struct kl_kaslr *, const struct kl_symtab *);
+void		 kl_kaslr_set_release(struct kl_kaslr *, const char *);
+void		 kl_kaslr_set_page_offset(struct kl_kaslr *, uint64_t);
+int		 kl_kaslr_range_ok(enum kl_arch_id, int, uint64_t);
+enum kl_region	 kl_kaslr_place(const struct kl_kaslr *, uint64_t,
+		     enum kl_region);
 int		 kl_kaslr_line(struct kl_kaslr *, uint64_t, const uint8_t *,
 		     size_t);
 int		 kl_kaslr_wants(const struct kl_kaslr *, const uint8_t *,

@@ -256,12 +256,15 @@ print_finding(const struct kl_finding *f, const char *sym)
 static void
 show_finding(const struct kl_finding *f)
 {
+	struct kl_finding g;
+
 	if (verdict_should_wait()) {
 		if (verdict_wait(f) == 0)
 			return;
 		verdict_flush(print_finding);
 	} else
 		verdict_flush(print_finding);
+	f = verdict_place(f, &g);
 	print_finding(f, verdict_symbol(f));
 }
 
@@ -330,9 +333,13 @@ on_finding(void *arg, const struct kl_finding *f)
 	struct kl_error	 err;
 	struct kl_finding g;
 	const char	*rule, *note = NULL;
+	struct kl_finding placed;
 
+	/* Placed with the slide and layout the segment gave so far. */
+	f = verdict_place(f, &placed);
 	/* A finding inside a known leak source carries its id. */
-	if ((rule = verdict_rule(f, &note)) != NULL) {
+	if (f->region != KL_REGION_LAYOUT &&
+	    (rule = verdict_rule(f, &note)) != NULL) {
 		g = *f;
 		g.rule = rule;
 		g.note = note;

@@ -234,6 +234,8 @@ size_t		 verdict_line(const struct kl_line *, struct kl_finding *,
 		     size_t);
 const char	*verdict_rule(const struct kl_finding *, const char **);
 const char	*verdict_symbol(const struct kl_finding *);
+const struct kl_finding *verdict_place(const struct kl_finding *,
+		     struct kl_finding *);
 void		 verdict_value(const struct kl_finding *);
 int		 verdict_should_wait(void);
 int		 verdict_wait(const struct kl_finding *);

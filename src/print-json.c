@@ -302,6 +302,8 @@ json_boot(const struct input *in, const struct bootrep *r)
 	json_bool("kaslr_failed", v->kaslr_failed);
 	json_u64("slide_evidence", v->slide_votes);
 	json_u64("slide_conflicts", v->conflicts);
+	json_bool("slide_outside_range", v->outside);
+	json_hex("phys_offset", v->has_phys_offset, v->phys_offset);
 	json_hex("text_base", v->text_base != 0, v->text_base);
 	json_bool("text_base_exact", v->text_exact);
 	json_key("bases");

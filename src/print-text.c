@@ -330,11 +330,17 @@ text_boot(const struct input *in, const struct bootrep *r)
 			printf("  slide: Kernel Offset: 0x%" PRIx64
 			    " from 0x%" PRIx64, v->slide, v->text_base -
 			    v->slide);
-		printf(" (%u piece%s of evidence", v->slide_votes,
-		    v->slide_votes == 1 ? "" : "s");
+		if (v->slide_votes == 0 && !v->kaslr_off)
+			fputs(" (no KASLR: the link address", stdout);
+		else
+			printf(" (%u piece%s of evidence", v->slide_votes,
+			    v->slide_votes == 1 ? "" : "s");
 		if (v->conflicts != 0)
 			printf(", %u other slide%s disagree", v->conflicts,
 			    v->conflicts == 1 ? "" : "s");
+		if (v->outside)
+			fputs("; the kernel's own statement lies outside the "
+			    "modelled range", stdout);
 		fputs(")\n", stdout);
 	} else
 		fputs("  slide: not disclosed\n", stdout);
@@ -351,6 +357,10 @@ text_boot(const struct input *in, const struct bootrep *r)
 	if (*sep == ' ')
 		fputs(" nothing", stdout);
 	putchar('\n');
+	if (v->has_phys_offset)
+		printf("  direct map: virt = phys + 0x%" PRIx64
+		    " (PHYS_OFFSET 0x%" PRIx64 ")\n",
+		    v->base[KL_REGION_DIRECT_MAP], v->phys_offset);
 	if (v->nev > 0) {
 		fputs("  evidence:", stdout);
 		for (i = 0; i < v->nev; i++)

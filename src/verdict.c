@@ -324,6 +324,8 @@ pick_map(void)
 		}
 out:
 	kl_kaslr_set_map(&vs.k, vs.map);
+	kl_kaslr_set_release(&vs.k, vs.release[0] != '\0' ? vs.release :
+	    vs.map != NULL ? kl_sym_release(vs.map) : NULL);
 	kl_kaslr_first(&vs.k, vs.first);
 }
 
@@ -332,6 +334,7 @@ static void
 boot_start(void)
 {
 	kl_kaslr_init(&vs.k, vs.cli->kl.arch, NULL);
+	kl_kaslr_set_page_offset(&vs.k, vs.cli->kl.page_offset);
 	vs.release[0] = '\0';
 	pick_map();
 }
@@ -637,6 +640,59 @@ verdict_rule(const struct kl_finding *f, const char **explain)
 }
 
 /*
+ * Is the finding f the value of arm64's "PHYS_OFFSET: 0x..." panic line
+ * (memstart_addr: the direct map's offset, not an address)?
+ */
+static int
+phys_offset_value(const struct kl_finding *f)
+{
+	static const char lit[] = "PHYS_OFFSET: 0x";
+	size_t	k = sizeof(lit) - 1;
+	uint64_t at;
+
+	if (f->ltext == NULL || f->column < f->lcol ||
+	    (f->arch != KL_ARCH_AUTO && (f->arch < KL_ARCH_ARM64 ||
+	    f->arch > KL_ARCH_ARM64_PRE54)))
+		return (0);
+	at = f->column - f->lcol;
+	return (at >= k && at <= f->llen && memcmp(f->ltext + at - k, lit,
+	    k) == 0);
+}
+
+/*
+ * The finding f placed with what the segment knows: arm64's PHYS_OFFSET
+ * value is a layout finding (the verdict gives the direct map's base
+ * from it); a value inside the image or the module window around it,
+ * once the slide is known, is text or modules (kl_kaslr_place()).
+ * Returns f, or g filled with the changed copy.
+ */
+const struct kl_finding *
+verdict_place(const struct kl_finding *f, struct kl_finding *g)
+{
+	enum kl_region	r;
+
+	if (!active() || f->suppressed != KL_SUP_NONE ||
+	    f->region == KL_REGION_LAYOUT || f->region == KL_REGION_PHYSICAL)
+		return (f);
+	if (phys_offset_value(f)) {
+		*g = *f;
+		g->region = KL_REGION_LAYOUT;
+		g->severity = KL_SEV_MEDIUM;
+		g->rule = "arm64-phys-offset";
+		g->note = "memstart_addr: virt = phys - PHYS_OFFSET + "
+		    "PAGE_OFFSET, the direct map's base";
+		return (g);
+	}
+	if ((r = kl_kaslr_place(&vs.k, f->value, f->region)) == f->region)
+		return (f);
+	*g = *f;
+	g->region = r;
+	g->severity = r == KL_REGION_TEXT || r == KL_REGION_MODULES ?
+	    KL_SEV_HIGH : KL_SEV_MEDIUM;
+	return (g);
+}
+
+/*
  * The symbol of a text finding, as %pS prints it, or NULL.  Also counts
  * the finding's value as evidence of its region's base.
  */
@@ -757,6 +813,7 @@ void
 verdict_flush(void (*emit)(const struct kl_finding *, const char *))
 {
 	struct waiting	*w;
+	struct kl_finding g;
 	size_t		 i;
 
 	for (i = 0; i < vs.nw; i++) {
@@ -769,6 +826,7 @@ verdict_flush(void (*emit)(const struct kl_finding *, const char *))
 			    (const char *)vs.arena + w->cursor;
 			w->f.record = &w->rec;
 		}
+		w->f = *verdict_place(&w->f, &g);
 		emit(&w->f, verdict_symbol(&w->f));
 	}
 	vs.nw = 0;

@@ -178,7 +178,11 @@ t_frames(void **state)
 	assert_int_equal(v.slide, 0x4200000);
 }
 
-/* A slide off the 2 MiB step or out of range is no evidence. */
+/*
+ * A slide off the 2 MiB step or out of range is no evidence when it is
+ * inferred; the kernel's own statement is taken even then, and the
+ * disagreement with the model is a conflict.
+ */
 static void
 t_impossible(void **state)
 {
@@ -188,16 +192,29 @@ t_impossible(void **state)
 	(void)state;
 	kl_kaslr_init(&k, KL_ARCH_X86_64, slice);
 	line(&k, 1, " [<ffffffff85890930>] sysrq_handle_crash+0x16/0x20");
-	line(&k, 2, "Kernel Offset: 0x4201000 from 0xffffffff81000000");
-	line(&k, 3, "Kernel Offset: 0x40000000 from 0xffffffff81000000");
 	kl_kaslr_verdict(&k, &v);
 	assert_int_equal(v.has_slide, 0);
 	assert_int_equal(v.nev, 0);
-	/* arm (32-bit) has no KASLR: only slide 0 is possible. */
+	line(&k, 2, "Kernel Offset: 0x40000000 from 0xffffffff81000000");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0x40000000);
+	assert_int_equal(v.outside, 1);
+	assert_int_equal(v.conflicts, 1);
+	assert_int_equal(v.nev, 1);
+	assert_int_equal(v.ev[0].kind, KL_EV_KERNEL_OFFSET);
+	/* Two statements: the first of equal votes, both conflicts. */
+	line(&k, 3, "Kernel Offset: 0x4201000 from 0xffffffff81000000");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide, 0x40000000);
+	assert_int_equal(v.conflicts, 2);
+	/* arm (32-bit) has no KASLR: the statement is kept, against it. */
 	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
 	line(&k, 1, "Kernel Offset: 0x200000 from 0xc0008000");
 	kl_kaslr_verdict(&k, &v);
-	assert_int_equal(v.has_slide, 0);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0x200000);
+	assert_int_equal(v.outside, 1);
 }
 
 /* Disagreeing evidence: the majority wins, the rest is reported. */
@@ -354,22 +371,32 @@ t_register_arm(void **state)
 	assert_int_equal(v.ev[0].kind, KL_EV_REGISTER);
 	assert_int_equal(v.ev[0].line, 18);
 	assert_string_equal(kl_evidence_name(v.ev[1].kind), "register");
-	/* A map 1 MiB off: slide 0x100000, impossible on arm. */
+	/*
+	 * A map 1 MiB off: slide 0x100000, impossible on arm, is no
+	 * evidence; arm has no KASLR, so with a map the slide is 0 by
+	 * construction (no piece of evidence).
+	 */
 	moved = mapof("80008000 T _text\n8044b718 T jffs2_parse_param\n");
 	kl_kaslr_init(&k, KL_ARCH_ARM, moved);
 	line(&k, 16, "PC is at jffs2_parse_param+0xa8/0x18c");
 	line(&k, 18, "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: "
 	    "40000013");
 	kl_kaslr_verdict(&k, &v);
-	assert_int_equal(v.has_slide, 0);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0);
+	assert_int_equal(v.slide_votes, 0);
 	assert_int_equal(v.nev, 0);
+	/* Without a map nothing is known. */
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 0);
 	/* The raw values far below the symbol belong to another dump. */
 	kl_kaslr_init(&k, KL_ARCH_ARM, t);
 	line(&k, 16, "PC is at jffs2_parse_param+0xa8/0x18c");
 	line(&k, 30, "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: "
 	    "40000013");
 	kl_kaslr_verdict(&k, &v);
-	assert_int_equal(v.has_slide, 0);
+	assert_int_equal(v.slide_votes, 0);
 	/* "PC is at 0x0" (syzkaller/report/676): no symbol, no pair. */
 	kl_kaslr_init(&k, KL_ARCH_ARM, t);
 	line(&k, 13, "PC is at 0x0");
@@ -608,6 +635,241 @@ t_bases(void **state)
 	assert_int_equal(v.ev[2].line, 524);
 }
 
+#define TIB	(UINT64_C(1) << 40)
+#define KIB64	(UINT64_C(64) << 10)
+
+/*
+ * arm64's slide ranges at their edges (arch/arm64/kernel/pi/kaslr_early.c
+ * kaslr_early_init(), 6.1: BIT(VA_BITS_MIN - 3) + (seed &
+ * GENMASK(VA_BITS_MIN - 3, 0)), the low 21 bits the 64 KiB physical
+ * misalignment): [32 TiB, 96 TiB) for VA_BITS_MIN 48, the 48-bit and
+ * the 52-bit profiles alike; from 6.6 the bottom comes down with the
+ * vmalloc area.  A slide below 2 MiB is the misalignment alone.
+ */
+static void
+t_arm64_range(void **state)
+{
+	static const enum kl_arch_id ids[] = { KL_ARCH_ARM64,
+	    KL_ARCH_ARM64_52 };
+	const int v61 = 0x060100, v66 = 0x060600;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		assert_true(kl_kaslr_range_ok(ids[i], v61, 32 * TIB));
+		assert_true(kl_kaslr_range_ok(ids[i], v61, 64 * TIB));
+		assert_true(kl_kaslr_range_ok(ids[i], v61, 96 * TIB - KIB64));
+		assert_false(kl_kaslr_range_ok(ids[i], v61, 96 * TIB));
+		assert_false(kl_kaslr_range_ok(ids[i], v61, 32 * TIB - KIB64));
+		assert_false(kl_kaslr_range_ok(ids[i], v61, 64 * TIB + 4096));
+		assert_true(kl_kaslr_range_ok(ids[i], v61, 0));
+		assert_true(kl_kaslr_range_ok(ids[i], v61, 2 * 1024 * 1024 -
+		    KIB64));
+		assert_false(kl_kaslr_range_ok(ids[i], v61, 2 * 1024 * 1024));
+		/* 6.6+: the middle half of the vmalloc area. */
+		assert_true(kl_kaslr_range_ok(ids[i], v66, 31 * TIB));
+		assert_false(kl_kaslr_range_ok(ids[i], v66, 29 * TIB));
+		assert_true(kl_kaslr_range_ok(ids[i], v66, 96 * TIB - KIB64));
+		/* Release unknown: any release's range. */
+		assert_true(kl_kaslr_range_ok(ids[i], 0, 31 * TIB));
+		assert_true(kl_kaslr_range_ok(ids[i], 0, 64 * TIB));
+		assert_false(kl_kaslr_range_ok(ids[i], 0, 96 * TIB));
+		/* Before 4.6 arm64 had no KASLR. */
+		assert_false(kl_kaslr_range_ok(ids[i], 0x040500, 64 * TIB));
+		assert_true(kl_kaslr_range_ok(ids[i], 0x040500, 0));
+	}
+	/* 39-bit: [64 GiB, 192 GiB). */
+	assert_true(kl_kaslr_range_ok(KL_ARCH_ARM64_39, v61,
+	    UINT64_C(64) << 30));
+	assert_false(kl_kaslr_range_ok(KL_ARCH_ARM64_39, v61,
+	    UINT64_C(192) << 30));
+	/* riscv64 since 6.6 only; arm and ppc64 never. */
+	assert_false(kl_kaslr_range_ok(KL_ARCH_RISCV64, 0x060100, 0x200000));
+	assert_true(kl_kaslr_range_ok(KL_ARCH_RISCV64, 0x060600, 0x200000));
+	assert_false(kl_kaslr_range_ok(KL_ARCH_ARM, 0, 0x200000));
+	assert_false(kl_kaslr_range_ok(KL_ARCH_PPC64, 0, 0x10000));
+	assert_true(kl_kaslr_range_ok(KL_ARCH_S390X, 0, 0x3f4000));
+}
+
+/*
+ * arm64 slides of 64 TiB and more (the issue's boot printed "Kernel
+ * Offset: 0x56ae70200000"): from the Kernel Offset line and from
+ * kallsyms lines alone, with the release of the map.  The shared boot
+ * arm64-6.1.0-57-arm64-boot1 (TRUTH.md: 0x2a4436c00000) too.
+ */
+static void
+t_arm64_high(void **state)
+{
+	struct kl_symtab *t;
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+	uint64_t s;
+
+	(void)state;
+	t = mapof("ffff800008000000 T _text\nffff800008010000 T _stext\n"
+	    "ffff8000083a8ba0 t do_sys_openat2\n"
+	    "ffff800009cf0000 B _end\n");
+	kl_kaslr_init(&k, KL_ARCH_ARM64, t);
+	kl_kaslr_set_release(&k, "6.1.0-57-arm64");
+	assert_int_equal(k.kver, 0x060100);
+	assert_int_equal(line(&k, 9, "Kernel Offset: 0x56ae70200000 from "
+	    "0xffff800008000000"), 1);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, UINT64_C(0x56ae70200000));
+	assert_int_equal(v.outside, 0);
+	assert_int_equal(v.conflicts, 0);
+	assert_int_equal(v.text_base, UINT64_C(0xffffd6ae78200000));
+	/* The same slide from kallsyms lines, without the panic line. */
+	kl_kaslr_init(&k, KL_ARCH_ARM64, t);
+	kl_kaslr_set_release(&k, "6.1.0-57-arm64");
+	line(&k, 1, "ffffd6ae78210000 T _stext");
+	line(&k, 2, "ffffd6ae785a8ba0 t do_sys_openat2");
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_int_equal(s, UINT64_C(0x56ae70200000));
+	/* The shared boot's own values. */
+	kl_kaslr_init(&k, KL_ARCH_ARM64, t);
+	line(&k, 1, "ffffaa443ec10000 T _stext");
+	line(&k, 2, "ffffaa443efa8ba0 t do_sys_openat2");
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_int_equal(s, UINT64_C(0x2a4436c00000));
+	/* Placement: the image is text, 2 GiB around it modules. */
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa443efa8ba0),
+	    KL_REGION_VMALLOC), KL_REGION_TEXT);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa443ec00000),
+	    KL_REGION_VMALLOC), KL_REGION_TEXT);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa44408f0000),
+	    KL_REGION_VMALLOC), KL_REGION_MODULES);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa43c1000000),
+	    KL_REGION_VMALLOC), KL_REGION_MODULES);
+	/* _end - 2 GiB is the window's bottom. */
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa43c08f0000),
+	    KL_REGION_VMALLOC), KL_REGION_MODULES);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa43c08effff),
+	    KL_REGION_VMALLOC), KL_REGION_VMALLOC);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa4500000000),
+	    KL_REGION_VMALLOC), KL_REGION_VMALLOC);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffff0a7500000000),
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	/* No map, no placement. */
+	kl_kaslr_set_map(&k, NULL);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0xffffaa443efa8ba0),
+	    KL_REGION_VMALLOC), KL_REGION_VMALLOC);
+	kl_sym_free(t);
+}
+
+/*
+ * arm64's "PHYS_OFFSET: 0xfffff58b40000000" (the shared boot's panic):
+ * memstart_addr, the direct map's base PAGE_OFFSET - PHYS_OFFSET.
+ */
+static void
+t_phys_offset(void **state)
+{
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+
+	(void)state;
+	kl_kaslr_init(&k, KL_ARCH_ARM64, NULL);
+	assert_int_equal(line(&k, 524, "PHYS_OFFSET: 0xfffff58b40000000"),
+	    4);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_phys_offset, 1);
+	assert_int_equal(v.phys_offset, UINT64_C(0xfffff58b40000000));
+	assert_true(v.disclosed & (1u << KL_REGION_DIRECT_MAP));
+	assert_int_equal(v.base[KL_REGION_DIRECT_MAP],
+	    UINT64_C(0xffff0a74c0000000));
+	assert_int_equal(v.nev, 1);
+	assert_string_equal(kl_evidence_name(v.ev[0].kind), "phys-offset");
+	/* Not arm64: nothing. */
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	assert_int_equal(line(&k, 1, "PHYS_OFFSET: 0x40000000"), 0);
+}
+
+/*
+ * 32-bit arm with highmem: the Memory: line gives lowmem's end, and a
+ * stack above it (plus VMALLOC_OFFSET) is a vmapped one in vmalloc.
+ * The 3.x wording is from corpus/boot (a 1 GiB board, 237 MiB highmem).
+ */
+static void
+t_arm_lowmem(void **state)
+{
+	struct kl_kaslr k;
+
+	(void)state;
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	assert_int_equal(kl_kaslr_place(&k, 0xf080dfa8,
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	line(&k, 4, "Memory: 1012480K/1048576K available (10240K kernel code, "
+	    "1843K rwdata, 3508K rodata, 2048K init, 435K bss, 36096K "
+	    "reserved, 0K cma-reserved, 262144K highmem)");
+	assert_int_equal(k.lowmem, UINT64_C(768) << 20);
+	assert_int_equal(kl_kaslr_place(&k, 0xf080dfa8,
+	    KL_REGION_DIRECT_MAP), KL_REGION_VMALLOC);
+	assert_int_equal(kl_kaslr_place(&k, 0xf080dfa8, KL_REGION_KERNEL),
+	    KL_REGION_VMALLOC);
+	/* Below high_memory + 8 MiB: still lowmem. */
+	assert_int_equal(kl_kaslr_place(&k, 0xf07fffff,
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	assert_int_equal(kl_kaslr_place(&k, 0xc280dfa8,
+	    KL_REGION_DIRECT_MAP), KL_REGION_DIRECT_MAP);
+	/* Fixmap and the rest are left alone. */
+	assert_int_equal(kl_kaslr_place(&k, 0xffc80000, KL_REGION_FIXMAP),
+	    KL_REGION_FIXMAP);
+	assert_int_equal(kl_kaslr_place(&k, 0xff900000, KL_REGION_KERNEL),
+	    KL_REGION_KERNEL);
+	/* A 2G/2G split (--page-offset 0x80000000). */
+	kl_kaslr_set_page_offset(&k, 0x80000000);
+	assert_int_equal(kl_kaslr_place(&k, 0xb1000000,
+	    KL_REGION_DIRECT_MAP), KL_REGION_VMALLOC);
+	/* The 3.x wording; no highmem, no vmalloc from it. */
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	line(&k, 1, "Memory: 1007916k/1007916k available, 40660k reserved, "
+	    "242688K highmem");
+	assert_int_equal(k.lowmem, UINT64_C(765228) * 1024);
+	kl_kaslr_init(&k, KL_ARCH_ARM, NULL);
+	line(&k, 1, "Memory: 36616k/36616k available, 4344k reserved, 0K "
+	    "highmem");
+	assert_int_equal(k.lowmem, 0);
+}
+
+/*
+ * s390x, context-classified: the shared boot s390x-6.1.0-50-s390x-boot1
+ * runs at its link address (KASLR disabled: CPU has no PRNG); its Call
+ * Trace frames give slide 0, and a value of region kernel inside
+ * [_text, _end) is text.
+ */
+static void
+t_s390x(void **state)
+{
+	struct kl_symtab *t;
+	struct kl_kaslr k;
+	uint64_t s;
+
+	(void)state;
+	t = mapof("0000000000100000 T _text\n"
+	    "00000000006bfca8 t sysrq_handle_showallcpus\n"
+	    "00000000006bfd58 t sysrq_handle_show_timers\n"
+	    "0000000001c00000 B _end\n");
+	kl_kaslr_init(&k, KL_ARCH_S390X, t);
+	kl_kaslr_set_release(&k, "6.1.0-50-s390x");
+	line(&k, 1, "KASLR disabled: CPU has no PRNG");
+	line(&k, 303, " [<00000000006bfcf6>] sysrq_handle_showallcpus"
+	    "+0x4e/0xb0 ");
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_int_equal(s, 0);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0x6bfcf6),
+	    KL_REGION_KERNEL), KL_REGION_TEXT);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0x3ff80000000),
+	    KL_REGION_KERNEL), KL_REGION_KERNEL);
+	/* sparc64 has no KASLR: with the map, slide 0 by construction. */
+	kl_kaslr_init(&k, KL_ARCH_SPARC64, t);
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_int_equal(s, 0);
+	assert_int_equal(kl_kaslr_place(&k, UINT64_C(0x6bfcf6),
+	    KL_REGION_KERNEL), KL_REGION_TEXT);
+	kl_sym_free(t);
+}
+
 /*
  * The lines kl_kaslr_wants() lets through: every wording the tests
  * above feed (each kstates[] one, the offset and relocation lines, both
@@ -632,6 +894,9 @@ t_wants(void **state)
 		"Command line: console=ttyS0 nokaslr panic=-1",
 		"Kernel command line: console=ttyS0 panic=-1 oops=panic "
 		    "loglevel=7 nokaslr dumpkallsyms",
+		"PHYS_OFFSET: 0xfffff58b40000000",
+		"Memory: 1007916k/1007916k available, 40660k reserved, "
+		    "242688K highmem",
 	};
 	static const char *const no[] = {
 		"Call Trace:",
@@ -649,11 +914,11 @@ t_wants(void **state)
 
 	(void)state;
 	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
-	/* kl_kaslr_first(): 'K' and 'C', every first byte of yes[]. */
+	/* kl_kaslr_first(): 'K', 'C', 'P', 'M': every first of yes[]. */
 	kl_kaslr_first(&k, set);
 	for (n = 0, c = 0; c < 256; c++)
 		n += (size_t)((set[c / 64] >> (c % 64)) & 1);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 4);
 	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		c = (uint8_t)yes[i][0];
 		assert_true((set[c / 64] >> (c % 64)) & 1);
@@ -693,6 +958,11 @@ main(void)
 		cmocka_unit_test(t_state),
 		cmocka_unit_test(t_bases),
 		cmocka_unit_test(t_wants),
+		cmocka_unit_test(t_arm64_range),
+		cmocka_unit_test(t_arm64_high),
+		cmocka_unit_test(t_phys_offset),
+		cmocka_unit_test(t_s390x),
+		cmocka_unit_test(t_arm_lowmem),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
