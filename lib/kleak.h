@@ -508,6 +508,10 @@ struct kl_input_ops {
 };
 #define KL_INPUT_ALL_DATA 0x1	/* data for binary units too (the caller
 				   forces a format: --format=text) */
+#define KL_INPUT_TOP_DATA 0x2	/* a binary unit that is the input
+				   itself, or its decompressed stream (no
+				   archive above it), is given as text:
+				   it was named and is scanned */
 
 /* A journal entry, whole: its fields in stream order. */
 struct kl_jfield {

@@ -68,6 +68,7 @@ for long in $(cat "$TMP/help.long"); do
 	arch) arg==auto ;;
 	page-offset) arg==0xc0000000 ;;
 	format) arg==text ;;
+	binary-files) arg==text ;;
 	engine) arg==pcre2 ;;
 	files-from) arg==/dev/null ;;
 	label) arg==x ;;
