@@ -434,6 +434,11 @@ void		 kl_classify(const struct kl_layout *, const struct kl_anchors *,
 void		 kl_anchors_add(struct kl_anchors *, enum kl_region, uint64_t);
 const char	*kl_suppress_name(enum kl_suppress);
 
+/* mail.c */
+size_t		 kl_mail_quote(const uint8_t *, size_t);
+size_t		 kl_mail_spaces(uint8_t *, size_t);
+int		 kl_mail_suspect(const uint8_t *, size_t);
+
 /* frame.c */
 void		 kl_frame_line(const uint8_t *, size_t, enum kl_line_kind,
 		     enum kl_format, struct kl_frame *);
