@@ -1006,6 +1006,11 @@ hardware_name(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	if (FIND(p, e, "e500") != NULL || FIND(p, e, "e5500") != NULL ||
 	    FIND(p, e, "e6500") != NULL)
 		st->flags |= DF_PPC_E | DF_DIRTY;
+	/* "IBM 8561 T01 703 (LPAR)": a z/Architecture machine type. */
+	if (e - p > 9 && memcmp(p, "IBM ", 4) == 0 && p[4] >= '0' &&
+	    p[4] <= '9' && p[5] >= '0' && p[5] <= '9' && p[6] >= '0' &&
+	    p[6] <= '9' && p[7] >= '0' && p[7] <= '9' && p[8] == ' ')
+		set_family(st, KL_FAM_S390);
 	if (FIND(p, e, "riscv") != NULL)
 		weak(st, KL_ARCH_RISCV64, 2);
 	else if (FIND(p, e, "(DT)") != NULL)

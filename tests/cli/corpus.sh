@@ -516,12 +516,12 @@ is "$(q pos x=19:47,$(norm "$frames" | paste -sd, -))" "" \
 is "$(q pos l=34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,56)" \
     "$(norm "$frames")" "$f: the 18 symbolised frames are findings"
 is "$(q at 36 22)" "kernel - 000003ff7fbb81ce" "$f: 36:22 a [virtio_net] frame"
-todo_is "$(q at 19 47)" "kernel - 00000000b05ec33c" \
-    "$f: 19:47 the Krnl PSW address (with its symbol) is a finding" \
-    "suppressed as hashed"
-todo_is "$(q at 53 24 | cut -d' ' -f2)" context-only \
-    "$f: 53:24 a lockdep %px address is context-only, not hashed" \
-    "hashed: on s390x a 00000000xxxxxxxx value is an ordinary kernel address"
+is "$(q at 19 47)" "kernel - 00000000b05ec33c" \
+    "$f: 19:47 the Krnl PSW address (with its symbol) is a finding"
+is "$(q at 19 30 | cut -d' ' -f2)" context-only \
+    "$f: 19:30 the PSW mask is not an address"
+is "$(q at 53 24 | cut -d' ' -f2)" context-only \
+    "$f: 53:24 a lockdep %px address is context-only, not hashed"
 
 # ---------------------------------------------------------------------
 # i386: loghub syslog of a Red Hat 2.6.5 (4G/4G split) box, lines

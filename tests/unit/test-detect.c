@@ -564,6 +564,13 @@ t_mips(void **state)
 	expect(&st, KL_ARCH_MIPS32, 1);
 	assert_int_equal(st.family, KL_FAM_MIPS);
 	assert_int_equal(st.bits, 32);
+	/* mail/linux-s390/29df47d7...: the machine type names s390. */
+	kl_detect_init(&st);
+	line(&st, "Hardware name: IBM 8561 T01 703 (LPAR)");
+	expect(&st, KL_ARCH_S390X, 1);
+	kl_detect_init(&st);
+	line(&st, "Hardware name: IBM IBM System x3650 M4");
+	expect(&st, KL_ARCH_AUTO, 0);
 	/* mail/linux-mips/59953097...: a call trace frame alone. */
 	kl_detect_init(&st);
 	line(&st, "    [<8010adec>] show_stack+0x74/0x104");
