@@ -85,6 +85,8 @@
 #define DOC_RISCV	"Documentation/arch/riscv/vm-layout.rst"
 #define DOC_MIPS	"arch/mips/include/asm/addrspace.h"
 #define DOC_MIPS_PGT	"arch/mips/include/asm/pgtable-64.h"
+#define DOC_MIPS32	"arch/mips/include/asm/addrspace.h, " \
+			"arch/mips/include/asm/mach-generic/spaces.h"
 #define DOC_LOONG	"arch/loongarch/include/asm/addrspace.h"
 #define DOC_LOONG_PGT	"arch/loongarch/include/asm/pgtable.h"
 
@@ -501,6 +503,26 @@ static const struct kl_arch_region mips64_rows[] = {
 };
 
 /*
+ * mips32: the fixed segments of the 32-bit ISA (addrspace.h KSEG0..3).
+ * KSEG0 (CAC_BASE) holds the image (linked at 0x80100000 or so) and the
+ * cached lowmem, KSEG1 (UNCAC_BASE, IO_BASE) the uncached window on the
+ * same low 512 MiB, mostly device registers.  KSEG2/KSEG3 from MAP_BASE
+ * 0xc0000000 are mapped: vmalloc with the modules (32-bit kernels have no
+ * MODULE_START), pkmap and the fixmap below FIXADDR_TOP 0xfffe0000
+ * (mach-generic/spaces.h).
+ */
+static const struct kl_arch_region mips32_rows[] = {
+	{ U64(0x80000000), U64(0x9fffffff), R_KERN, S_HI, 0,
+	  "KSEG0: kernel image and lowmem, cached unmapped", DOC_MIPS32 },
+	{ U64(0xa0000000), U64(0xbfffffff), R_FIX, S_LO, 0,
+	  "KSEG1: uncached window on the low 512 MiB (device registers)",
+	  DOC_MIPS32 },
+	{ U64(0xc0000000), U64(0xfffdffff), R_VMAL, S_HI, F_SH,
+	  "KSEG2/KSEG3 from MAP_BASE: vmalloc with the modules, pkmap, "
+	  "fixmap", DOC_MIPS32 },
+};
+
+/*
  * loongarch64: the DMW direct windows in XKPRANGE (48-bit physical),
  * the image at DMW1 + 2 MiB with KASLR up to +256 MiB, and XKVRANGE from
  * vm_map_base = -(1 << vabits), i.e. ffff800000000000 or ffff000000000000,
@@ -625,6 +647,10 @@ static const struct arch_def arch_defs[] = {
 	    "SPARC64: separate address spaces, classified by context only",
 	    64, KL_ARCH_CONTEXT_ONLY, U64(0xfffff80000000000), U64(0x400000),
 	    0 }, NOROWS, 0, 0 },
+	{ { KL_ARCH_MIPS32, "mips32",
+	    "MIPS32: KSEG0 image and lowmem, KSEG1, KSEG2/3 mapped",
+	    32, 0, U64(0x80000000), U64(0x80100000), 0 },
+	  ROWS(mips32_rows), U64(0x80000000), A32 },
 };
 
 /* clang-format on */

@@ -601,6 +601,30 @@ range_start(const struct kl_ctx *c, size_t p)
 }
 
 /*
+ * Is the token at p the address word of an s390 PSW, "Krnl PSW :
+ * 0704e00180000000 00000000b05ec33c (sym+off/size)" (the first word is
+ * the PSW mask, the second the instruction address)?
+ */
+static int
+s390_psw_addr(const struct kl_ctx *c, size_t p)
+{
+	const uint8_t *m = c->msg;
+	size_t q;
+
+	if (c->prefix || c->toklen != 16 || p < 2 || m[p - 1] != ' ' ||
+	    run_left(m, p - 1) != 16)
+		return (0);
+	q = p - 17;
+	while (q > 0 && m[q - 1] == ' ')
+		q--;
+	if (q > 0 && m[q - 1] == ':')
+		q--;
+	while (q > 0 && m[q - 1] == ' ')
+		q--;
+	return (q >= 3 && memcmp(m + q - 3, "PSW", 3) == 0);
+}
+
+/*
  * The label of the token.  A token with none may be the end of a range
  * (range_start()), which takes the label of its start, or a later column
  * of a register row ("GPR08: c000000002bac020 6b6b6b6b6b6b6b6b ...", mips
@@ -617,6 +641,8 @@ find_label(const struct kl_ctx *c)
 	p = c->tok - (c->prefix ? 2 : 0);
 	if ((k = label_at(c, p)) != CK_NONE)
 		return (k);
+	if (s390_psw_addr(c, p))
+		return (CK_PC);
 	if ((q = range_start(c, p)) != p)
 		return (label_at(c, q));
 	if (c->prefix)
@@ -1532,8 +1558,12 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 	code = ci.kind == CK_PC || ci.kind == CK_FRAME || ci.kind == CK_STACK;
 
 	/* 1. Look-alikes, before the region. */
-	why = value_lookalike(
-	    v, width, raw_printed(ci.kind) || (ctxonly && code));
+	/*
+	 * On s390x every kernel address has its top 32 bits clear: a
+	 * 00000000xxxxxxxx value (lockdep's %px) is no hashed %p there.
+	 */
+	why = value_lookalike(v, width, raw_printed(ci.kind) ||
+	    (ctxonly && code) || arch == KL_ARCH_S390X);
 	if (why == KL_SUP_NONE && ci.valid)
 		why = shape_lookalike(c, ci.kind);
 	if (why != KL_SUP_NONE) {

@@ -36,8 +36,8 @@
  * pointer (vmalloc, the same on 48- and 52-bit) settles 48 bits unless the
  * "pgtable: ... 52-bit VAs" line or linear-map values came first; an
  * arm64 kernel before v5.4 gets arm64-pre5.4 even with 39-bit VAs (there is
- * no pre-5.4 39-bit profile); mips32 and riscv32 logs end certain with no
- * profile (KL_ARCH_AUTO).
+ * no pre-5.4 39-bit profile); riscv32 logs end certain with no profile
+ * (KL_ARCH_AUTO).
  */
 #include "config.h"
 
@@ -447,7 +447,7 @@ resolve(struct kl_detect *st)
 		break;
 	case KL_FAM_MIPS:
 		if (st->bits == 32) {
-			/* No mips32 profile either. */
+			a = KL_ARCH_MIPS32;
 			certain = bits_ok;
 			break;
 		}
@@ -845,6 +845,33 @@ ppc_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	ppc_book3e(st);
 }
 
+/*
+ * A mips32 call trace frame "[<8010adec>] show_stack+0x74/0x104": eight
+ * digits in KSEG0 (0x80000000 to 0x9fffffff, addrspace.h), then a
+ * symbol with its offset.  i386 frames look alike but sit at or above
+ * PAGE_OFFSET 0xc0000000 (a 2G/2G split is the exception); arm frames
+ * go "(sym) from [<...>]".
+ */
+static void
+mips32_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+	const uint8_t *q;
+
+	if (hexrun(p, e, &v) != 8 || v < U64(0x80000000) ||
+	    v > U64(0x9fffffff) || !SW(p + 8, e, ">] "))
+		return;
+	q = p + 11;
+	if (q >= e || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+	    *q == '_'))
+		return;
+	if ((q = FIND(q, e, "+0x")) == NULL || FIND(q, e, "/0x") == NULL)
+		return;
+	set_family(st, KL_FAM_MIPS);
+	if (st->family == KL_FAM_MIPS)
+		set_bits(st, 32, 1);
+}
+
 /* An arm backtrace frame "[<80de0078>] (dump_backtrace) from [<...>]". */
 static void
 arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
@@ -854,6 +881,8 @@ arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	if (hexrun(p, e, &v) == 8 && SW(p + 8, e, ">] (") &&
 	    FIND(p + 12, e, ") from [<") != NULL)
 		set_family(st, KL_FAM_ARM);
+	else
+		mips32_frame(st, p, e);
 }
 
 /* "epc :" (riscv, one space or none) or "epc   :" (mips, three). */
@@ -977,6 +1006,11 @@ hardware_name(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	if (FIND(p, e, "e500") != NULL || FIND(p, e, "e5500") != NULL ||
 	    FIND(p, e, "e6500") != NULL)
 		st->flags |= DF_PPC_E | DF_DIRTY;
+	/* "IBM 8561 T01 703 (LPAR)": a z/Architecture machine type. */
+	if (e - p > 9 && memcmp(p, "IBM ", 4) == 0 && p[4] >= '0' &&
+	    p[4] <= '9' && p[5] >= '0' && p[5] <= '9' && p[6] >= '0' &&
+	    p[6] <= '9' && p[7] >= '0' && p[7] <= '9' && p[8] == ' ')
+		set_family(st, KL_FAM_S390);
 	if (FIND(p, e, "riscv") != NULL)
 		weak(st, KL_ARCH_RISCV64, 2);
 	else if (FIND(p, e, "(DT)") != NULL)

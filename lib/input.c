@@ -46,7 +46,9 @@
  * end(), also after a callback asked to stop (that end's return is then
  * ignored); a begin() that returns non-zero begins nothing.  A binary
  * unit gets begin() and end() and no data, unless ops->flags has
- * KL_INPUT_ALL_DATA (the caller forces a format); a journal file (native
+ * KL_INPUT_ALL_DATA (the caller forces a format); with KL_INPUT_TOP_DATA
+ * a binary input, or its decompressed stream, is a text unit (it was
+ * named); a journal file (native
  * format) gets its data like text; a unit made to carry an error has
  * kind KL_UNIT_TEXT and no data.
  *
@@ -1643,6 +1645,16 @@ deliver(struct ictx *c, const struct kl_unit *u, const uint8_t *p, size_t n,
 	return (-1);
 }
 
+/* Is the stream read from l only decompressed, in no archive?  */
+static int
+no_archive(const struct lvl *l)
+{
+	for (; l != NULL; l = l->up)
+		if (!l->filter)
+			return (0);
+	return (1);
+}
+
 /*
  * Deliver the stream at slot k as one unit: its prefix of n bytes, then
  * the rest from up (or the fd).
@@ -1661,6 +1673,9 @@ leaf(struct ictx *c, struct lvl *up, size_t k, size_t n, const char *pending,
 	pushed = push(c, pending);
 	p = c->pre[k];
 	unit_init(c, &u, kl_input_sniff(p, n), filter);
+	if (u.kind == KL_UNIT_BINARY && (c->ops->flags & KL_INPUT_TOP_DATA) &&
+	    no_archive(up))
+		u.kind = KL_UNIT_TEXT;
 	if (c->ops->begin(c->ops->arg, &u) != 0) {
 		c->stop = ST_CB;
 		c->nchain -= pushed;

@@ -115,6 +115,7 @@ enum kl_arch_id {
 	KL_ARCH_LOONGARCH64,
 	KL_ARCH_S390X,
 	KL_ARCH_SPARC64,
+	KL_ARCH_MIPS32,
 	KL_ARCH_COUNT
 };
 #define KL_ARCH_UNKNOWN KL_ARCH_AUTO
@@ -434,6 +435,11 @@ void		 kl_classify(const struct kl_layout *, const struct kl_anchors *,
 void		 kl_anchors_add(struct kl_anchors *, enum kl_region, uint64_t);
 const char	*kl_suppress_name(enum kl_suppress);
 
+/* mail.c */
+size_t		 kl_mail_quote(const uint8_t *, size_t);
+size_t		 kl_mail_spaces(uint8_t *, size_t);
+int		 kl_mail_suspect(const uint8_t *, size_t);
+
 /* frame.c */
 void		 kl_frame_line(const uint8_t *, size_t, enum kl_line_kind,
 		     enum kl_format, struct kl_frame *);
@@ -508,6 +514,10 @@ struct kl_input_ops {
 };
 #define KL_INPUT_ALL_DATA 0x1	/* data for binary units too (the caller
 				   forces a format: --format=text) */
+#define KL_INPUT_TOP_DATA 0x2	/* a binary unit that is the input
+				   itself, or its decompressed stream (no
+				   archive above it), is given as text:
+				   it was named and is scanned */
 
 /* A journal entry, whole: its fields in stream order. */
 struct kl_jfield {

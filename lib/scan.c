@@ -408,13 +408,25 @@ static int
 frame_line(struct kl_scan *sc, size_t avail)
 {
 	struct kl_frame fr;
-	const uint8_t *lp = sc->buf + sc->ls, *mp;
-	size_t fl = avail < FRAME_MAX ? avail : FRAME_MAX, ml;
+	const uint8_t *lp = sc->buf + sc->ls, *mp, *fp = lp;
+	uint8_t mail[FRAME_MAX];
+	size_t fl = avail < FRAME_MAX ? avail : FRAME_MAX, ml, q = 0;
 	int newseg = 0;
 
 	if (fl > 0 && lp[fl - 1] == '\r' && fl == avail)
 		fl--;
-	kl_frame_line(lp, fl, sc->prev_kind, sc->opt->format, &fr);
+	/*
+	 * A mail-quoted line, or one with no-break spaces, is framed and
+	 * detected from a copy with spaces in their place, past the quote.
+	 */
+	if (kl_mail_suspect(lp, fl)) {
+		memcpy(mail, lp, fl);
+		(void)kl_mail_spaces(mail, fl);
+		q = kl_mail_quote(mail, fl);
+		fp = mail;
+	}
+	kl_frame_line(fp + q, fl - q, sc->prev_kind, sc->opt->format, &fr);
+	fr.msg += q;
 	if (fr.msg > fl)
 		fr.msg = fl;
 	sc->prev_kind = fr.kind;
@@ -447,7 +459,12 @@ frame_line(struct kl_scan *sc, size_t avail)
 		sc->seg_flags |= KL_F_UNHASHED;
 		sc->st.unhashed++;
 	}
-	if (!sc->decided) {
+	if (!sc->decided && fp == mail) {
+		/* Detection reads the copy, up to what was copied. */
+		kl_detect_line(&sc->det, mail + fr.msg, fl - fr.msg);
+		if (sc->det.certain && decide(sc, 0) != 0)
+			return (1);
+	} else if (!sc->decided) {
 		kl_detect_line(&sc->det, mp, ml < DETECT_MAX ? ml : DETECT_MAX);
 		if (sc->det.certain && decide(sc, 0) != 0)
 			return (1);

@@ -88,12 +88,14 @@ struct jobmsg {
 	int		 ninputs;	/* input fds, 1 to BATCH_MAX */
 	int		 nfds;		/* inputs, then stdout and stderr files */
 	int		 has_path;	/* the names are paths */
+	uint32_t	 walked;	/* bit i: input i was met in a walk */
 	size_t		 namelen;	/* the names, with their NULs */
 };
 
 /* A small input waiting for its batch to be sent. */
 struct pendin {
 	int		 fd;
+	int		 walked;	/* met in a directory walk */
 	char		*name;
 };
 
@@ -124,6 +126,7 @@ static struct {
 	char			*names;		/* MSG_MAX */
 } js;
 
+_Static_assert(BATCH_MAX <= 32, "struct jobmsg's walked has a bit a input");
 _Static_assert(sizeof(struct jobres) <= PIPE_BUF,
     "a worker's record must be one message");
 
@@ -350,7 +353,7 @@ worker(int sock)
 				memset(&one, 0, sizeof(one));
 				js.ops->scan(js.ops->arg, at,
 				    m.has_path ? at : NULL, fds[i], m.is_stdin,
-				    &one);
+				    (m.walked >> i) & 1, &one);
 				jobres_add(&r, &one);
 			}
 			close(fds[i]);
@@ -629,7 +632,7 @@ idle_worker(void)
  */
 static int
 send_job(const int *in, int k, const char *names, size_t namelen,
-    int has_path, int is_stdin)
+    int has_path, int is_stdin, uint32_t walked)
 {
 	union fdmsg	 cb;
 	struct msghdr	 mh;
@@ -657,6 +660,7 @@ send_job(const int *in, int k, const char *names, size_t namelen,
 	memset(&m, 0, sizeof(m));
 	m.is_stdin = is_stdin;
 	m.has_path = has_path;
+	m.walked = walked;
 	m.ninputs = k;
 	m.namelen = namelen;
 	memcpy(fds, in, (size_t)k * sizeof(int));
@@ -721,18 +725,22 @@ send_job(const int *in, int k, const char *names, size_t namelen,
 static int
 flush_batch(void)
 {
+	uint32_t walked;
 	int	fds[BATCH_MAX], stop;
 	size_t	i, len, off;
 
 	if (js.nbat == 0)
 		return (js.stop);
+	walked = 0;
 	for (i = off = 0; i < js.nbat; i++) {
 		fds[i] = js.bat[i].fd;
+		if (js.bat[i].walked)
+			walked |= (uint32_t)1 << i;
 		len = strlen(js.bat[i].name) + 1;
 		memcpy(js.names + off, js.bat[i].name, len);
 		off += len;
 	}
-	stop = send_job(fds, (int)js.nbat, js.names, off, 1, 0);
+	stop = send_job(fds, (int)js.nbat, js.names, off, 1, 0, walked);
 	for (i = 0; i < js.nbat; i++) {
 		close(js.bat[i].fd);
 		free(js.bat[i].name);
@@ -745,10 +753,12 @@ flush_batch(void)
 
 /*
  * Scan one input in a worker; the caller closes fd.  path is name, or
- * NULL for stdin.  Non-zero: -q found its leak, stop the walk.
+ * NULL for stdin; walked: met in a directory walk, not named.  Non-zero:
+ * -q found its leak, stop the walk.
  */
 int
-jobs_input(const char *name, const char *path, int fd, int is_stdin)
+jobs_input(const char *name, const char *path, int fd, int is_stdin,
+    int walked)
 {
 	struct stat	st;
 	size_t		namelen;
@@ -765,6 +775,7 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 			return (stop);
 		if ((d = fcntl(fd, F_DUPFD_CLOEXEC, 0)) != -1) {
 			js.bat[js.nbat].fd = d;
+			js.bat[js.nbat].walked = walked;
 			js.bat[js.nbat].name = xstrdup(name);
 			js.nbat++;
 			js.batlen += namelen;
@@ -776,7 +787,8 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin)
 	}
 	if ((stop = flush_batch()) != 0)
 		return (stop);
-	return (send_job(&fd, 1, name, namelen, path != NULL, is_stdin));
+	return (send_job(&fd, 1, name, namelen, path != NULL, is_stdin,
+	    walked ? 1 : 0));
 }
 
 /* A walk error: reported in its place among the inputs. */

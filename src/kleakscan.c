@@ -676,6 +676,23 @@ unit_native(const char *path)
 	run.u.dead = 1;		/* the bytes of the file are not text */
 }
 
+/*
+ * How a unit is scanned: a binary one as text when --binary-files=text.
+ * (A named input, stdin, or its decompressed stream comes as text from
+ * the input layer: never skipped silently, as ripgrep searches files
+ * named to it.)
+ */
+static enum kl_unit_kind
+begin_kind(const struct kl_unit *ku)
+{
+	enum kl_unit_kind	kind;
+
+	kind = unit_kind(ku->kind);
+	if (kind == KL_UNIT_BINARY && run.cli->binary_files == BINARY_TEXT)
+		kind = KL_UNIT_TEXT;
+	return (kind);
+}
+
 /* Input layer: a unit starts. */
 static int
 on_begin(void *arg, const struct kl_unit *ku)
@@ -689,7 +706,7 @@ on_begin(void *arg, const struct kl_unit *ku)
 		return (1);
 	unit_finish(NULL);
 	if (unit_begin(ku->path, ku->members, ku->nmembers,
-	    unit_kind(ku->kind)) == -1)
+	    begin_kind(ku)) == -1)
 		return (1);
 	if (run.cli->redact && rewrite_unit_begin(ku, u->kind, msg,
 	    sizeof(msg)) == -1) {
@@ -957,7 +974,8 @@ redact_native(const char *name, const char *path, uint64_t errs)
 
 /* Scan one input, its members and what they hold; non-zero stops all. */
 static int
-scan_input(const char *name, const char *path, int fd, int is_stdin)
+scan_input(const char *name, const char *path, int fd, int is_stdin,
+    int walked)
 {
 	struct kl_error	err;
 	uint64_t	errs;
@@ -965,6 +983,10 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 	int		rc;
 
 	run.is_stdin = is_stdin;
+	/* Named inputs are scanned even when they look binary. */
+	run.iops.flags &= ~(unsigned)KL_INPUT_TOP_DATA;
+	if (!walked && run.cli->binary_files == BINARY_AUTO)
+		run.iops.flags |= KL_INPUT_TOP_DATA;
 	errs = log_errors();
 	if (run.cli->redact && rewrite_input_begin(is_stdin ? NULL : path,
 	    is_stdin && run.cli->label == NULL ? "standard-input" : name,
@@ -1028,19 +1050,34 @@ scan_input(const char *name, const char *path, int fd, int is_stdin)
 	return (0);
 }
 
-/* Walk callback: scan an open file and close it. */
+/* Scan an open file (met in a directory walk or not) and close it. */
 static int
-on_input(void *arg, const char *path, int fd)
+input_file(const char *path, int fd, int walked)
 {
 	int	stop;
 
-	(void)arg;
 	if (run.jobs)
-		stop = jobs_input(path, path, fd, 0);
+		stop = jobs_input(path, path, fd, 0, walked);
 	else
-		stop = scan_input(path, path, fd, 0);
+		stop = scan_input(path, path, fd, 0, walked);
 	close(fd);
 	return (stop);
+}
+
+/* Walk callback: a file named by an operand or --files-from. */
+static int
+on_input(void *arg, const char *path, int fd)
+{
+	(void)arg;
+	return (input_file(path, fd, 0));
+}
+
+/* Walk callback: a file met in a directory walk. */
+static int
+on_walked(void *arg, const char *path, int fd)
+{
+	(void)arg;
+	return (input_file(path, fd, 1));
 }
 
 /* Walk callback: a path that could not be opened or walked. */
@@ -1068,14 +1105,14 @@ scan_stdin(void)
 
 	name = run.cli->label != NULL ? run.cli->label : STDIN_NAME;
 	if (run.jobs)
-		return (jobs_input(name, NULL, STDIN_FILENO, 1));
-	return (scan_input(name, NULL, STDIN_FILENO, 1));
+		return (jobs_input(name, NULL, STDIN_FILENO, 1, 0));
+	return (scan_input(name, NULL, STDIN_FILENO, 1, 0));
 }
 
 /* Worker: scan one input and say what came of it (jobs.c). */
 static void
 job_scan(void *arg, const char *name, const char *path, int fd,
-    int is_stdin, struct jobres *r)
+    int is_stdin, int walked, struct jobres *r)
 {
 	uint64_t	errs;
 	int		stop;
@@ -1086,7 +1123,7 @@ job_scan(void *arg, const char *name, const char *path, int fd,
 	run.leaked = 0;
 	run.stop = STOP_NONE;	/* -q in an input before: not this one's */
 	errs = log_errors();
-	stop = scan_input(name, path, fd, is_stdin);
+	stop = scan_input(name, path, fd, is_stdin, walked);
 	r->tot = run.tot;
 	r->errors = log_errors() - errs;
 	r->leaked = run.leaked;
@@ -1195,6 +1232,7 @@ scan_all(const struct cli *cli)
 
 	cb.arg = &run;
 	cb.input = on_input;
+	cb.walked = on_walked;
 	cb.error = on_error;
 	stop = 0;
 	for (i = 0; !stop && i < cli->noperands; i++) {
@@ -1264,7 +1302,7 @@ main(int argc, char **argv)
 	run.iops.data = on_data;
 	run.iops.end = on_end;
 	/* A forced format scans every unit, binary ones too. */
-	if (cli.format != KL_FORMAT_AUTO)
+	if (cli.format != KL_FORMAT_AUTO || cli.binary_files == BINARY_TEXT)
 		run.iops.flags |= KL_INPUT_ALL_DATA;
 	run.jops.arg = &run.u;
 	run.jops.entry = on_entry;

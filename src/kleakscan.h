@@ -37,6 +37,13 @@ enum when {
 	WHEN_NEVER,
 };
 
+/* --binary-files=TYPE: auto scans named inputs, skips walked and members. */
+enum binfiles {
+	BINARY_AUTO = 0,
+	BINARY_TEXT,
+	BINARY_SKIP,
+};
+
 /* The command line, frozen after parsing. */
 struct cli {
 	struct kl_options	 kl;		/* handed to kl_engine_new() */
@@ -74,6 +81,7 @@ struct cli {
 	unsigned		 jobs;		/* -j, 0: not given */
 	int			 physical;	/* --physical */
 	int			 verdict;	/* --verdict */
+	enum binfiles		 binary_files;	/* --binary-files */
 	char			**operands;
 	int			 noperands;
 
@@ -133,7 +141,7 @@ struct jobs_ops {
 	void	*arg;
 	/* In a worker: scan one input, fill in its record. */
 	void	(*scan)(void *, const char *, const char *, int, int,
-		    struct jobres *);
+		    int, struct jobres *);
 	/* In the parent, in input order: a worker's record. */
 	void	(*merge)(void *, const struct jobres *);
 	/* In the parent, in input order: a walk error. */
@@ -175,6 +183,8 @@ struct walk_cb {
 	void	*arg;
 	/* An open input: scan it, close fd; non-zero stops the walk. */
 	int	(*input)(void *, const char *, int);
+	/* The same for a file met in a directory walk (NULL: input). */
+	int	(*walked)(void *, const char *, int);
 	/* A path that could not be used (line 0 when not in a list). */
 	void	(*error)(void *, const char *, uint64_t, const char *);
 };
@@ -186,7 +196,7 @@ enum kl_unit_kind unit_kind(enum kl_unit_kind);
 
 /* jobs.c */
 void		 jobs_init(unsigned, const struct jobs_ops *);
-int		 jobs_input(const char *, const char *, int, int);
+int		 jobs_input(const char *, const char *, int, int, int);
 void		 jobs_error(const char *, uint64_t, const char *);
 void		 jobs_finish(void);
 void		 jobs_write_failed(int);

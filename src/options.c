@@ -46,6 +46,7 @@ enum {
 	OPT_HASH_KEY,
 	OPT_RECEIPT,
 	OPT_HELP,
+	OPT_BINARY_FILES,
 };
 
 /* One option: parsing and --help in one place; name NULL is a heading. */
@@ -93,6 +94,8 @@ static const struct optdef optdefs[] = {
 	    "read and scan N bytes at a time (for testing)" },
 	{ "jobs", required_argument, 'j', "N",
 	    "scan N inputs at once (one per CPU by default)" },
+	{ "binary-files", required_argument, OPT_BINARY_FILES, "TYPE",
+	    "binary files in walks and archives: skip (the default), text" },
 	{ NULL, 0, 0, NULL, "Archives and compressed inputs (SIZE: bytes, K, M,"
 	    " G, T; 0: no limit):" },
 	{ "max-depth", required_argument, OPT_MAX_DEPTH, "N",
@@ -463,6 +466,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 		KL_FORMAT_EXPORT, KL_FORMAT_JSON
 	};
 	static const char *const engines[] = { "fast", "pcre2", NULL };
+	static const char *const binfiles[] = { "text", "skip", NULL };
 	static const char *const styles[] = { "zero", "hash", NULL };
 	static const char *const whens[] = {
 		"auto", "always", "never", NULL
@@ -514,6 +518,10 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_SHOW_SUPPRESSED:
 			cli->kl.suppressed = 1;
+			break;
+		case OPT_BINARY_FILES:
+			cli->binary_files = parse_word("binary-files", optarg,
+			    binfiles) == 0 ? BINARY_TEXT : BINARY_SKIP;
 			break;
 		case OPT_FILES_FROM:
 			cli->files_from = optarg;

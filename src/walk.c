@@ -58,6 +58,8 @@ walk_file(const struct walk_cb *cb, const char *path)
 		close(fd);
 		return (0);
 	}
+	if (cb->walked != NULL)
+		return (cb->walked(cb->arg, path, fd));
 	return (cb->input(cb->arg, path, fd));
 }
 

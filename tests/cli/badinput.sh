@@ -162,20 +162,30 @@ is "$(j events "$TMP/out" | paste -sd' ' -)" "begin end summary" \
     "an empty file, --json: begin, end, summary"
 
 # --- Binary garbage. --------------------------------------------------
-# By default a unit that is no log is skipped, noted on stderr and
-# counted, without changing the exit status; --format=text scans it.
+# By default a unit that is no log, met in a directory walk, is skipped,
+# noted on stderr and counted, without changing the exit status;
+# --format=text scans it.  Named on the command line it is scanned as
+# text (it used to be skipped like a walked one: a named file is never
+# skipped silently now).
 j garbage /dev/null "$TMP/garbage"
 is "$(wc -c <"$TMP/garbage" | tr -d ' ')" 1048576 "garbage: 1 MiB generated"
-runj "$TMP/garbage"
+mkdir "$TMP/gdir"
+cp "$TMP/garbage" "$TMP/gdir/garbage"
+runj "$TMP/gdir"
 is "$STATUS" 0 "garbage, --json: exit status 0"
-is "$ERR" "kleakscan: $TMP/garbage: skipped: binary file" \
+is "$ERR" "kleakscan: $TMP/gdir/garbage: skipped: binary file" \
     "garbage: one 'skipped: binary file' note on stderr"
 is "$(j events "$TMP/out" | paste -sd' ' -)" "begin end summary" \
     "garbage, --json: begin, end, summary"
 is "$(grep -c '"skipped_binary":1' "$TMP/out")" 1 \
     "garbage, --json: the summary counts one skipped binary unit"
-run -s "$TMP/garbage"
+run -s "$TMP/gdir"
 is "$STATUS:$OUT:$ERR" "0::" "garbage with -s: no note, no output, exit 0"
+runj "$TMP/garbage"
+is "$(j pos "$TMP/out" | cut -d: -f3 | paste -sd' ' -)" \
+    "$(j offsets "$TMP/garbage")" \
+    "garbage named: scanned as text, the three planted pointers found"
+is "$ERR" "" "garbage named: no note"
 runj --format=text "$TMP/garbage"
 ok "garbage --format=text: exit status 0 or 1" test "$STATUS" -le 1
 ok "garbage --format=text, --json: every output line is a JSON event" \
@@ -198,9 +208,12 @@ is "$(j clean "$TMP/text")" clean \
 for elf in "$KLEAKSCAN" /bin/ls; do
 	[ -f "$elf" ] || continue
 	e=${elf##*/}
-	runj "$elf"
+	runj --binary-files=skip "$elf"
 	is "$STATUS:$ERR" "0:kleakscan: $elf: skipped: binary file" \
-	    "ELF $e: skipped with a note, exit status 0"
+	    "ELF $e --binary-files=skip: skipped with a note, exit status 0"
+	runj "$elf"
+	is "$(j cands "$TMP/out")" "$(j hexruns "$elf")" \
+	    "ELF $e named: scanned as text, its 16-digit hex runs are candidates"
 	runj --format=text "$elf"
 	ok "ELF $e --format=text: exit status 0 or 1" test "$STATUS" -le 1
 	ok "ELF $e --format=text, --json: every line is a JSON event" \

@@ -490,14 +490,14 @@ is "$(q at 51 24)" "text - ffffffff81afada8" "$f: 51:24 epc"
 is "$(q at 45 75)" "direct-map - 9800000005dfbe80" "$f: 45:75 an XKPHYS pointer"
 
 # mips32: linux-mips mail, a 24KEc 5.9 oops (KSEG0 kernel at 0x80000000).
-# There is no mips32 profile: the 8-digit values are never candidates.
+# The mips32 profile: KSEG0 values are kernel addresses.
 f=mips32-linux-mips-5.9-24kec.eml
 scan "$TESTDATA/$f"
 is "$(cat "$TMP/scan.err")" "" "$f: nothing on stderr"
-todo_is "$STATUS" 1 "$f: exit status" "0: no mips32 profile, nothing found"
-todo_is "$(q pos l=12,25,26,40)" "$(norm "12:82 12:98 25:9 26:9 40:3")" \
-    "$f: epc 801be4f0 and ra 80993778 are found" \
-    "no mips32 profile: KSEG0 values are not candidates"
+is "$(q arch)" mips32 "$f: detected arch"
+is "$STATUS" 1 "$f: exit status"
+is "$(q pos l=12,25,26,40)" "$(norm "12:82 12:98 25:9 26:9 40:3")" \
+    "$f: epc 801be4f0 and ra 80993778 are found"
 
 # ---------------------------------------------------------------------
 # s390x: linux-s390 mail, a 6.1 WARNING.  Context-only: no value rule
@@ -516,12 +516,12 @@ is "$(q pos x=19:47,$(norm "$frames" | paste -sd, -))" "" \
 is "$(q pos l=34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,56)" \
     "$(norm "$frames")" "$f: the 18 symbolised frames are findings"
 is "$(q at 36 22)" "kernel - 000003ff7fbb81ce" "$f: 36:22 a [virtio_net] frame"
-todo_is "$(q at 19 47)" "kernel - 00000000b05ec33c" \
-    "$f: 19:47 the Krnl PSW address (with its symbol) is a finding" \
-    "suppressed as hashed"
-todo_is "$(q at 53 24 | cut -d' ' -f2)" context-only \
-    "$f: 53:24 a lockdep %px address is context-only, not hashed" \
-    "hashed: on s390x a 00000000xxxxxxxx value is an ordinary kernel address"
+is "$(q at 19 47)" "kernel - 00000000b05ec33c" \
+    "$f: 19:47 the Krnl PSW address (with its symbol) is a finding"
+is "$(q at 19 30 | cut -d' ' -f2)" context-only \
+    "$f: 19:30 the PSW mask is not an address"
+is "$(q at 53 24 | cut -d' ' -f2)" context-only \
+    "$f: 53:24 a lockdep %px address is context-only, not hashed"
 
 # ---------------------------------------------------------------------
 # i386: loghub syslog of a Red Hat 2.6.5 (4G/4G split) box, lines

@@ -68,6 +68,7 @@ for long in $(cat "$TMP/help.long"); do
 	arch) arg==auto ;;
 	page-offset) arg==0xc0000000 ;;
 	format) arg==text ;;
+	binary-files) arg==text ;;
 	engine) arg==pcre2 ;;
 	files-from) arg==/dev/null ;;
 	label) arg==x ;;
@@ -124,7 +125,7 @@ run --list-arches
 is_status 0 "--list-arches"
 names=$(printf '%s\n' "$OUT" | sed -n 's/^\([a-z0-9][a-z0-9._-]*\) [0-9][0-9]*-bit .*/\1/p')
 n=$(printf '%s\n' "$names" | grep -c .)
-is "$n" 20 "--list-arches lists 20 profiles"
+is "$n" 21 "--list-arches lists 21 profiles"
 absent=
 for a in $names; do
 	grep -q "^\\.Cm $a\\( \\|\$\\)" "$MAN" || absent="$absent $a"

@@ -77,7 +77,9 @@ is "$(grep -c nonexistent "$TMP/j1.err")" 2 \
     "--files-from with missing names: two errors"
 
 # Errors, a binary file, stdin among the inputs; 2>&1 keeps its order.
-printf 'binary\0\1\2\n' >"$TMP/bin"
+# The binary file is met in a walk (named, it is scanned as text).
+mkdir "$TMP/bin"
+printf 'binary\0\1\2\n' >"$TMP/bin/bin"
 cp "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg" "$TMP/in"
 STDIN=$TMP/in ALSO_MERGED=1 same "errors, binary, stdin: text" \
     "$CORPUS/qemu" /nonexistent "$TMP/bin" - "$CORPUS/loghub" /nonexistent2

@@ -27,7 +27,7 @@ static const char *const names[KL_ARCH_COUNT] = {
 	NULL, "x86_64", "x86_64-5level", "i386", "arm64", "arm64-39",
 	"arm64-42", "arm64-47", "arm64-52", "arm64-pre5.4", "arm", "ppc64",
 	"ppc64-book3e", "ppc32", "riscv64", "riscv64-sv48", "riscv64-sv57",
-	"mips64", "loongarch64", "s390x", "sparc64",
+	"mips64", "loongarch64", "s390x", "sparc64", "mips32",
 };
 
 /* Where the kernel half of each 64-bit profile starts (0: 32-bit/none). */
@@ -82,6 +82,10 @@ kernel_half(const struct kl_layout *l, uint64_t *ks, uint64_t *ke)
 		break;
 	case KL_ARCH_ARM:
 		*ks = l->page_offset - U64(0x1000000);
+		*ke = U64(0xffffffff);
+		break;
+	case KL_ARCH_MIPS32:
+		*ks = U64(0x80000000);	/* KSEG0 */
 		*ke = U64(0xffffffff);
 		break;
 	default:
@@ -255,8 +259,8 @@ t_all_rows(void **state)
 		}
 		nrows += l.n;
 	}
-	/* 18 row-bearing profiles and the union: pin the total. */
-	assert_int_equal(nrows, 156);
+	/* 19 row-bearing profiles and the union: pin the total. */
+	assert_int_equal(nrows, 159);
 }
 
 /* Expect one lookup result. */
@@ -524,7 +528,7 @@ t_bad_page_offset(void **state)
 	kl_error_clear(&err);
 	assert_int_equal(kl_arch_layout(KL_ARCH_COUNT, 0, &l, &err), -1);
 	assert_int_equal(err.code, KL_EINVAL);
-	assert_string_equal(err.msg, "unknown architecture id 21");
+	assert_string_equal(err.msg, "unknown architecture id 22");
 	assert_int_equal(kl_arch_layout(KL_ARCH_X86_64, 0, NULL, &err), -1);
 	/* A NULL error pointer is allowed. */
 	assert_int_equal(kl_arch_layout(KL_ARCH_I386, U64(1), &l, NULL), -1);
@@ -795,7 +799,8 @@ t_profiles(void **state)
 		assert_int_equal(id, a->id);
 		assert_non_null(a->descr);
 		assert_true(a->bits == 32 || a->bits == 64);
-		assert_int_equal(a->bits == 32,
+		/* mips32's PAGE_OFFSET is the fixed KSEG0. */
+		assert_int_equal(a->bits == 32 && a->id != KL_ARCH_MIPS32,
 		    (a->flags & KL_ARCH_PAGE_OFFSET) != 0);
 	}
 	assert_int_equal(i, KL_ARCH_COUNT - 1);
@@ -813,6 +818,9 @@ t_profiles(void **state)
 	a = kl_arch_get(KL_ARCH_ARM);
 	assert_int_equal(a->text_base, U64(0xc0008000));
 	assert_int_equal(a->kaslr_align, 0);
+	a = kl_arch_get(KL_ARCH_MIPS32);
+	assert_int_equal(a->bits, 32);
+	assert_int_equal(a->page_offset, U64(0x80000000));
 	a = kl_arch_get(KL_ARCH_ARM64);
 	assert_int_equal(a->text_base, U64(0xffff800080000000));
 	assert_int_equal(a->kaslr_align, U64(0x10000));

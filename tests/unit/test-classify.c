@@ -179,6 +179,23 @@ static const struct tcase cases[] = {
 	  " [<000003ff80440dc2>] handle_pqap+0x2ba/0x468 [kvm]          ",
 	  "000003ff80440dc2", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM),
 	  "frame", NOFL },
+	/* s390x PSW: the address word is a pc, the mask is not */
+	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19", KL_ARCH_S390X, NOPO,
+	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
+	  "(__netif_set_xps_queue+0x3dc/0xca8)",
+	  "00000000b05ec33c", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM),
+	  "pc", NOFL },
+	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19", KL_ARCH_S390X, NOPO,
+	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
+	  "(__netif_set_xps_queue+0x3dc/0xca8)",
+	  "0704e00180000000", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
+	  "context-only", NOFL },
+	/* s390x lockdep %px: no hashed %p there */
+	{ "tests/data/s390x-linux-s390-6.1-warn.eml:53", KL_ARCH_S390X, NOPO,
+	  " #0: 0000000089af5188 (&dev->mutex){....}-{3:3}, at: "
+	  "__driver_attach+0xfe/0x208",
+	  "0000000089af5188", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
+	  "context-only", NOFL },
 
 	/* --- look-alikes decided by shape ----------------------------- */
 	/* uuid: 8-digit tokens on 32-bit layouts */

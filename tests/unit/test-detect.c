@@ -558,12 +558,30 @@ t_mips(void **state)
 	expect(&st, KL_ARCH_MIPS64, 0);
 	line(&st, "epc   : ffffffff81afada8 init_idle+0x130/0x270");
 	expect(&st, KL_ARCH_MIPS64, 1);
-	/* mail/linux-mips/25cc3d44...: 32-bit, no profile: certain AUTO. */
+	/* mail/linux-mips/25cc3d44...: 32-bit, the mips32 profile. */
 	kl_detect_init(&st);
 	line(&st, "epc   : 8041ecd8 0x8041ecd8");
-	expect(&st, KL_ARCH_AUTO, 1);
+	expect(&st, KL_ARCH_MIPS32, 1);
 	assert_int_equal(st.family, KL_FAM_MIPS);
 	assert_int_equal(st.bits, 32);
+	/* mail/linux-s390/29df47d7...: the machine type names s390. */
+	kl_detect_init(&st);
+	line(&st, "Hardware name: IBM 8561 T01 703 (LPAR)");
+	expect(&st, KL_ARCH_S390X, 1);
+	kl_detect_init(&st);
+	line(&st, "Hardware name: IBM IBM System x3650 M4");
+	expect(&st, KL_ARCH_AUTO, 0);
+	/* mail/linux-mips/59953097...: a call trace frame alone. */
+	kl_detect_init(&st);
+	line(&st, "    [<8010adec>] show_stack+0x74/0x104");
+	expect(&st, KL_ARCH_MIPS32, 1);
+	/* Not: an i386 frame above PAGE_OFFSET, an address without sym. */
+	kl_detect_init(&st);
+	line(&st, " [<c0123456>] do_page_fault+0x12/0x34");
+	expect(&st, KL_ARCH_AUTO, 0);
+	kl_detect_init(&st);
+	line(&st, "[<80180184>] 0x80180184");
+	expect(&st, KL_ARCH_AUTO, 0);
 	/* The linux-mips banner of Maciej's board: family, width unknown. */
 	kl_detect_init(&st);
 	line(&st, "Linux version 5.9.0-00858-g865c50e1d279-dirty (macro@angie) "

@@ -1826,6 +1826,33 @@ t_kinds(void **state)
 	is_unit(&r.u[1], "mixed.tar.zst", "{kern.log}", "zstd", oops,
 	    oopslen);
 	rec_free(&r);
+
+	/*
+	 * KL_INPUT_TOP_DATA: the named input itself, and its decompressed
+	 * stream, are text; an archive member stays binary, without data.
+	 */
+	r.flags = KL_INPUT_TOP_DATA;
+	assert_int_equal(run_file(t, "true", NULL, &r), 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.u[0].kind, KL_UNIT_TEXT);
+	assert_int_equal(r.u[0].total, elfn);
+	assert_memory_equal(r.u[0].data, elf, elfn);
+	rec_free(&r);
+	r.flags = KL_INPUT_TOP_DATA;
+	tpath(p, sizeof(p), "true.gz");
+	w_filter(p, ARCHIVE_FILTER_GZIP, elf, elfn);
+	assert_int_equal(run_file(p, "true.gz", NULL, &r), 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.u[0].kind, KL_UNIT_TEXT);
+	assert_int_equal(r.u[0].total, elfn);
+	rec_free(&r);
+	r.flags = KL_INPUT_TOP_DATA;
+	tpath(p, sizeof(p), "mixed.tar.zst");
+	assert_int_equal(run_file(p, "mixed.tar.zst", NULL, &r), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.u[0].kind, KL_UNIT_BINARY);
+	assert_int_equal(r.u[0].total, 0);
+	rec_free(&r);
 	free(elf);
 }
 

@@ -1,0 +1,78 @@
+/*
+ * fuzz-mail.c - libFuzzer harness for the mail text helpers (lib/mail.c).
+ *
+ * The input is split into lines; each line is copied into a buffer of
+ * its exact size (so that reading past it is caught by ASan), tested
+ * with kl_mail_suspect(), its quote prefix measured and its no-break
+ * spaces replaced.  Invariants: the quote is within the line and made
+ * of '>', '|' and spaces; replacing changes only 0xa0, 0xc2 and the
+ * bytes of "=C2=A0" / "=A0" tokens, and only into spaces; a second pass
+ * finds nothing more; a line needing neither helper is not suspect.
+ * A broken invariant aborts.
+ *
+ * Seeds (corpus/mail/): lines of ../shared/corpus/mail (linux-arm-kernel
+ * quoted-printable with =A0, linux-s390 d6e6bde3 with raw no-break
+ * spaces, linux-mips 00933387 with deep "> > >" quoting).
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kleak.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* Abort unless c holds. */
+static void
+check(int c)
+{
+	if (!c)
+		abort();
+}
+
+/* Check the helpers on one line b[0..n). */
+static void
+one(const uint8_t *b, size_t n)
+{
+	uint8_t *c;
+	size_t q, i, k;
+	int sus;
+
+	c = malloc(n > 0 ? n : 1);
+	check(c != NULL);
+	memcpy(c, b, n);
+	sus = kl_mail_suspect(c, n);
+	q = kl_mail_quote(c, n);
+	check(q <= n);
+	for (i = 0; i < q; i++)
+		check(c[i] == '>' || c[i] == '|' || c[i] == ' ');
+	k = kl_mail_spaces(c, n);
+	for (i = 0; i < n; i++)
+		if (c[i] != b[i])
+			check(c[i] == ' ' && (b[i] == 0xa0 || b[i] == 0xc2 ||
+			    b[i] == '=' || b[i] == 'A' || b[i] == 'a' ||
+			    b[i] == 'C' || b[i] == 'c' || b[i] == '2' ||
+			    b[i] == '0'));
+	if (k > 0 || q > 0)
+		check(sus);
+	check(kl_mail_spaces(c, n) == 0);
+	free(c);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *e = data + size, *nl;
+
+	while (p < e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (nl == NULL)
+			nl = e;
+		one(p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	return (0);
+}

@@ -1,0 +1,95 @@
+/*
+ * test-mail.c - mail text helpers (lib/mail.c): quote prefixes and
+ * no-break spaces, byte for byte.  The quoted-printable line is the
+ * one the issue cites from linux-arm-kernel; the others pin one rule.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kleak.h"
+
+#define Q(s)	kl_mail_quote((const uint8_t *)(s), sizeof(s) - 1)
+
+/* Quote prefixes: "> ", ">> ", "> > ", "| ", and what is not one. */
+static void
+t_quote(void **state)
+{
+	(void)state;
+	assert_int_equal(Q("> [    1.0] x"), 2);
+	assert_int_equal(Q(">> [    1.0] x"), 3);
+	assert_int_equal(Q("> > > NIP:  c0000000"), 6);
+	assert_int_equal(Q(">[    1.0] x"), 1);
+	assert_int_equal(Q("| [    1.0] x"), 2);
+	assert_int_equal(Q("|x"), 0);
+	assert_int_equal(Q("[    1.0] > x"), 0);
+	assert_int_equal(Q(">"), 1);
+	assert_int_equal(Q(""), 0);
+	assert_int_equal(kl_mail_quote(NULL, 3), 0);
+}
+
+/* Check that kl_mail_spaces turns in[] into want[], k replacements. */
+static void
+spaces(const char *in, const char *want, size_t k)
+{
+	uint8_t b[128];
+	size_t n = strlen(in);
+
+	assert_true(n < sizeof(b));
+	memcpy(b, in, n);
+	assert_int_equal(kl_mail_spaces(b, n), k);
+	assert_int_equal(strlen(want), n);
+	assert_memory_equal(b, want, n);
+}
+
+/* No-break spaces: UTF-8, Latin-1, QP; other bytes left alone. */
+static void
+t_spaces(void **state)
+{
+	(void)state;
+	spaces("> [=A0=A0 49.993493] 9f40: c0281ccc",
+	    "> [       49.993493] 9f40: c0281ccc", 2);
+	spaces("NIP:=C2=A0 c000000001357408", "NIP:       c000000001357408", 1);
+	spaces("a\xc2\xa0" "b", "a  b", 1);
+	spaces("\xa0x\xa0", " x ", 2);
+	/* U+00E0 (C3 A0) is a letter, not a space. */
+	spaces("\xc3\xa0 b", "\xc3\xa0 b", 0);
+	spaces("x=a0y=3D", "x   y=3D", 1);
+	spaces("=C2", "=C2", 0);
+	spaces("=A", "=A", 0);
+	assert_int_equal(kl_mail_spaces(NULL, 4), 0);
+}
+
+/* The cheap test that decides whether a line needs a copy. */
+static void
+t_suspect(void **state)
+{
+	(void)state;
+	assert_true(kl_mail_suspect((const uint8_t *)"> x", 3));
+	assert_true(kl_mail_suspect((const uint8_t *)"| x", 3));
+	assert_true(kl_mail_suspect((const uint8_t *)"a=A0", 4));
+	assert_true(kl_mail_suspect((const uint8_t *)"a=c2", 4));
+	assert_true(kl_mail_suspect((const uint8_t *)"a\xa0", 2));
+	assert_false(kl_mail_suspect((const uint8_t *)"a=B0 x|y", 8));
+	assert_false(kl_mail_suspect((const uint8_t *)"[    1.0] x > y", 15));
+	assert_false(kl_mail_suspect(NULL, 0));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_quote),
+		cmocka_unit_test(t_spaces),
+		cmocka_unit_test(t_suspect),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
