@@ -236,6 +236,7 @@ int		 verdict_wait(const struct kl_finding *);
 void		 verdict_flush(void (*)(const struct kl_finding *,
 		     const char *));
 void		 verdict_boot(const struct kl_boot *, struct bootrep *);
+const struct kl_leak_entry *verdict_source(const char *);
 
 /* options.c */
 void		 options_parse(int, char **, struct cli *);

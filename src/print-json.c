@@ -212,6 +212,17 @@ json_record(const struct kl_record *r)
 	json_cstr(r->field);
 }
 
+/* The fingerprint of a finding's message template. */
+static void
+json_fingerprint(const struct kl_finding *f)
+{
+	struct kl_template	t;
+
+	kl_template_finding(f, verdict_source(f->rule), &t);
+	json_key("fingerprint");
+	json_cstr(t.fp);
+}
+
 /* A finding event. */
 static void
 json_finding(const struct input *in, const struct kl_finding *f,
@@ -264,6 +275,7 @@ json_finding(const struct input *in, const struct kl_finding *f,
 	json_u64("line_column", f->lcol);
 	json_bool("line_cut",
 	    (f->flags & (KL_F_HEAD_CUT | KL_F_TAIL_CUT)) != 0);
+	json_fingerprint(f);
 	fputs("}\n", stdout);
 }
 
