@@ -210,6 +210,34 @@ sym_off(const uint8_t *p, size_t n, size_t i)
 	return (j);
 }
 
+/*
+ * After a symbol at e: skip a source location " dir/file.c:123" and a
+ * " [inline]" (syzkaller's symbolised reports).  Returns the new end.
+ */
+static size_t
+src_loc(const uint8_t *p, size_t n, size_t e)
+{
+	size_t j = e + 1, k, colon = 0, dot = 0;
+
+	if (e >= n || p[e] != ' ')
+		return (e);
+	for (; j < n && !is_blank(p[j]); j++)
+		if (p[j] == ':')
+			colon = j;
+		else if (p[j] == '.' || p[j] == '/')
+			dot = 1;
+		else if (!is_sym(p[j]) && p[j] != '-')
+			return (e);
+	if (colon == 0 || !dot || colon + 1 == j)
+		return (e);
+	for (k = colon + 1; k < j; k++)
+		if (p[k] < '0' || p[k] > '9')
+			return (e);
+	if (j + 9 <= n && memcmp(p + j, " [inline]", 9) == 0)
+		j += 9;
+	return (j);
+}
+
 /* Is the message a kallsyms or System.map line: "ADDR T name [mod]"? */
 static int
 kallsyms(const uint8_t *p, size_t n)
@@ -335,7 +363,8 @@ lock_name(struct tout *o, const uint8_t *p, size_t n, size_t i)
 	const uint8_t *b, *c;
 
 	if (!(o->t->len == 5 && memcmp(o->t->text, "#%d: ", 5) == 0) &&
-	    !(o->t->len == 8 && memcmp(o->t->text, "#%d: %x ", 8) == 0))
+	    !(o->t->len == 8 && memcmp(o->t->text, "#%d: %x ", 8) == 0) &&
+	    !(o->t->len == 3 && memcmp(o->t->text, "%x ", 3) == 0))
 		return (0);
 	if ((b = kl_memmem(p + i, n - i, "){", 2)) == NULL ||
 	    (c = memchr(b, '}', (size_t)(p + n - b))) == NULL)
@@ -449,7 +478,7 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 			else if (t->len == 1 && t->text[0] == '?')
 				t->len = 0;
 			puts_(&o, "%pS");
-			i = e;
+			i = src_loc(p, n, e);
 			continue;
 		}
 		if (wb && p[i] == '0' && i + 2 < n && (p[i + 1] | 0x20) == 'x' &&
@@ -507,6 +536,32 @@ has(const struct kl_template *t, const char *s)
 {
 	return (kl_memmem((const uint8_t *)t->text, t->len, s, strlen(s)) !=
 	    NULL);
+}
+
+/*
+ * Has the template a letter outside its placeholders?  One without is a
+ * raw dump of memory or a stack ("%x: %x %x %x"), part of a report.
+ */
+static int
+worded(const struct kl_template *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->len; i++) {
+		if (t->text[i] == '%') {
+			if (i + 1 < t->len && t->text[i + 1] == '%')
+				i++;
+			else
+				while (i + 1 < t->len && (kl_isalnum((uint8_t)
+				    t->text[i + 1]) || t->text[i + 1] == '*'))
+					i++;
+			continue;
+		}
+		if (((uint8_t)t->text[i] | 0x20) >= 'a' &&
+		    ((uint8_t)t->text[i] | 0x20) <= 'z')
+			return (1);
+	}
+	return (0);
 }
 
 /* Is s one of the NULL-ended list? */
@@ -611,7 +666,7 @@ kl_template_class(const struct kl_template *t, const char *rule,
 		"locks held", "lockdep", "Redzone ", "Padding ", "Object ",
 		"Slab ", "page:", "raw: ", "head: ", "unreferenced object",
 		"INFO: ", "BUG: ", "Unable to handle", "unable to handle",
-		"paging request", "%*ph", NULL,
+		"paging request", "%*ph", "(%s){%s}", NULL,
 	};
 
 	if (rule == NULL)
@@ -633,6 +688,8 @@ kl_template_class(const struct kl_template *t, const char *rule,
 	for (size_t i = 0; rep_words[i] != NULL; i++)
 		if (has(t, rep_words[i]))
 			return (KL_TC_REPORT);
+	if (!worded(t))
+		return (KL_TC_REPORT);
 	if (src != NULL)
 		return (KL_TC_LEAK_SOURCE);
 	return (KL_TC_POINTER);

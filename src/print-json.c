@@ -20,6 +20,7 @@
 
 static struct buf	 pj_buf;
 static struct buf	 pj_text;
+static void		(*pj_extra)(void);	/* summary members */
 
 /* Write len bytes of valid UTF-8 as a quoted JSON string. */
 static void
@@ -464,7 +465,16 @@ json_summary(const struct totals *t)
 	fputs(*sep == '{' ? "{}" : "}", stdout);
 	json_u64("boots", t->boots);
 	json_disclosed(t->slides, t->disclosed);
+	if (pj_extra != NULL)
+		pj_extra();
 	fputs("}\n", stdout);
+}
+
+/* Members the summary ends with (--report), printed by fn. */
+void
+print_json_summary_extra(void (*fn)(void))
+{
+	pj_extra = fn;
 }
 
 static const struct printer json_printer = {
