@@ -121,7 +121,15 @@ test_shapes(void **state)
 	/* syzkaller/report/747:95 */
 	want(C("[  492.255064][T24950]  #0: ffffffff8f76e570 (cb_lock){++++}-"
 	    "{4:4}, at: genl_rcv+0x19/0x40"), "value", KL_REGION_TEXT,
-	    "#%d: %x (%s){%s}-{%d:%d}, at: %pS", KL_TC_POINTER);
+	    "#%d: %x (%s){%s}-{%d:%d}, at: %pS", KL_TC_REPORT);
+	/* syzkaller's symbolised frames: the source line goes */
+	want(C("[  492.255064][T24950]  #0: ffffffff8f76e570 (cb_lock){++++}-"
+	    "{4:4}, at: genl_rcv+0x19/0x40 net/netlink/genetlink.c:811"),
+	    "value", KL_REGION_TEXT, "#%d: %x (%s){%s}-{%d:%d}, at: %pS",
+	    KL_TC_REPORT);
+	/* a raw stack dump has no word: a report */
+	want(C("ffff8880123f7d10: ffffffff81234567 0000000000000000"),
+	    "value", KL_REGION_TEXT, "%x: %x %x", KL_TC_REPORT);
 	want(C(">ffff8880743a2f80: fc fc fc fc 00 00 00 fb fb fb fb fb"),
 	    "dump-row", KL_REGION_DIRECT_MAP, "%x: %*ph", KL_TC_REPORT);
 	want(C(" ffff8880743a2f00: fa fb [fb] fb fc fc fc fc"), "dump-row",
