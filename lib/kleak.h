@@ -879,6 +879,7 @@ struct kl_srcidx_stats {
 	uint64_t	 pk_lines;	/* printk index lines read */
 	uint64_t	 pk_sites;	/* sites they gave */
 	uint64_t	 pk_malformed;	/* printk index lines not understood */
+	uint64_t	 pk_first_bad;	/* line of the first, 0 when none */
 	int		 cached;	/* loaded from a cache */
 	int		 cache_unwritten; /* the cache could not be written */
 };

@@ -1190,7 +1190,8 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 	}
 	closedir(d);
 	d = NULL;
-	qsort(names, n, sizeof(*names), namecmp);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), namecmp);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct stat sb;
 
@@ -1494,7 +1495,7 @@ kl_srcidx_add_printk_index(struct kl_srcidx *x, const void *data,
 {
 	const uint8_t *b = data, *p, *e, *nl;
 	struct lex *l;
-	uint64_t line;
+	uint64_t line, lineno = 0;
 	int64_t foff, noff;
 	int cont;
 
@@ -1506,6 +1507,7 @@ kl_srcidx_add_printk_index(struct kl_srcidx *x, const void *data,
 	for (p = b; p < b + len; p = nl + 1) {
 		const uint8_t *f0, *f1, *c0, *fn0, *fn1, *q0, *q1;
 
+		lineno++;
 		if ((nl = memchr(p, '\n', (size_t)(b + len - p))) == NULL)
 			nl = b + len;
 		e = nl;
@@ -1573,7 +1575,8 @@ kl_srcidx_add_printk_index(struct kl_srcidx *x, const void *data,
 		}
 		continue;
 bad:
-		x->st.pk_malformed++;
+		if (x->st.pk_malformed++ == 0)
+			x->st.pk_first_bad = lineno;
 	}
 	free(l);
 	return (0);
@@ -1719,7 +1722,8 @@ kl_srcidx_build(struct kl_srcidx *x, struct kl_error *err)
 			all[nall++] = w[k].h;
 		}
 	}
-	qsort(all, nall, sizeof(*all), u64cmp);
+	if (nall > 0)
+		qsort(all, nall, sizeof(*all), u64cmp);
 	if (x->nsite > 0 &&
 	    (x->key = calloc(x->nsite, sizeof(*x->key))) == NULL)
 		goto nomem;
@@ -1748,7 +1752,8 @@ kl_srcidx_build(struct kl_srcidx *x, struct kl_error *err)
 		x->key[x->nkey++].site = (uint32_t)i;
 	}
 	free(all);
-	qsort(x->key, x->nkey, sizeof(*x->key), keycmp);
+	if (x->nkey > 0)
+		qsort(x->key, x->nkey, sizeof(*x->key), keycmp);
 	x->built = 1;
 	return (0);
 nomem:
@@ -2133,10 +2138,12 @@ add_result(const struct kl_srcidx *x, struct kl_srcidx_match *r,
 	r[i].site = si;
 	r[i].score = score;
 	r[i].conversion[0] = '\0';
-	if (st->hit_f != SIZE_MAX && st->hit_len < sizeof(r[i].conversion)) {
-		memcpy(r[i].conversion, x->arena + s->fmt + st->hit_f,
-		    st->hit_len);
-		r[i].conversion[st->hit_len] = '\0';
+	if (st->hit_f != SIZE_MAX) {
+		size_t n = st->hit_len < sizeof(r[i].conversion) ?
+		    st->hit_len : sizeof(r[i].conversion) - 1;
+
+		memcpy(r[i].conversion, x->arena + s->fmt + st->hit_f, n);
+		r[i].conversion[n] = '\0';
 	}
 }
 
@@ -2236,7 +2243,8 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 		    lo++)
 			cand[nc++] = x->key[lo].site;
 	}
-	qsort(cand, nc, sizeof(*cand), u32cmp);
+	if (nc > 0)
+		qsort(cand, nc, sizeof(*cand), u32cmp);
 	for (i = 0; i < nc; i++) {
 		if (i > 0 && cand[i] == cand[i - 1])
 			continue;
@@ -2295,7 +2303,7 @@ struct wbuf {
 static void
 wput(struct wbuf *w, const void *p, size_t n)
 {
-	if (w->oom)
+	if (w->oom || n == 0)
 		return;
 	if (w->n + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 1 << 20;

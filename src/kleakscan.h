@@ -73,6 +73,8 @@ struct cli {
 	unsigned		 jobs;		/* -j, 0: not given */
 	int			 physical;	/* --physical */
 	int			 verdict;	/* --verdict */
+	const char		*kernel_source;	/* --kernel-source */
+	const char		*printk_index;	/* --printk-index */
 	char			**operands;
 	int			 noperands;
 
@@ -237,6 +239,14 @@ void		 verdict_flush(void (*)(const struct kl_finding *,
 		     const char *));
 void		 verdict_boot(const struct kl_boot *, struct bootrep *);
 
+/* callsite.c */
+void		 callsite_init(const struct cli *);
+void		 callsite_free(void);
+const struct kl_srcidx *callsite_index(void);
+size_t		 callsite_match(const uint8_t *, size_t, size_t, size_t,
+		     enum kl_arch_id, struct kl_srcidx_match *, size_t);
+size_t		 callsite_find(const struct kl_finding *,
+		     struct kl_srcidx_match *, size_t);
 /* options.c */
 void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);
