@@ -53,9 +53,12 @@
 #define SI_PREFIX_MAX	256		/* bytes of a pr_fmt() prefix */
 #define SI_DEPTH_MAX	64		/* directory nesting */
 #define SI_STEPS	20000		/* matcher steps per piece */
+#define SI_BUDGET	400000		/* matcher steps per message */
 #define SI_CANDS	4096		/* sites compared per message */
+#define SI_WORDS	512		/* words of a message looked up */
 #define SI_SIBLINGS	64		/* same-function sites tried */
 #define SI_CUTOFF	100		/* results kept below the best */
+#define FUNC_PENDING	UINT32_MAX	/* a name not in the arena yet */
 #define SI_CACHE_MAGIC	"KLSRCIX2"
 
 /* Site flags. */
@@ -432,6 +435,9 @@ struct lex {
 	int		 indef;
 	int		 sv_bd, sv_pd, sv_cand;
 	uint32_t	 sv_func;
+	size_t		 sv_fs, sv_fl;
+	/* The function (or macro) name not interned yet: b[fs..fs+fl). */
+	size_t		 fs, fl;
 	/* The file's pr_fmt(): 0 none, 1 prefix, -1 not followed. */
 	int		 pfx_state;
 	uint8_t		 pfx[SI_PREFIX_MAX];
@@ -620,6 +626,12 @@ emit(struct lex *l, size_t skip, int cont)
 		while (e - ps >= 2 && f[ps] == 0x01)
 			ps += 2;
 		if (e > ps && has_conv(f + ps, e - ps)) {
+			if (l->func == FUNC_PENDING) {
+				/* Names are kept only for functions with sites. */
+				if ((off = arena_add(x, l->b + l->fs, l->fl)) < 0)
+					return (-1);
+				l->func = (uint32_t)off;
+			}
 			if ((off = arena_add(x, f + ps, e - ps)) < 0)
 				return (-1);
 			st.file = l->file;
@@ -866,10 +878,12 @@ lex_directive(struct lex *l)
 		l->sv_pd = l->pd;
 		l->sv_cand = l->cand;
 		l->sv_func = l->func;
+		l->sv_fs = l->fs;
+		l->sv_fl = l->fl;
 		if (e > s) {
-			int64_t off = arena_add(l->x, b + s, e - s);
-
-			l->func = off < 0 ? 0 : (uint32_t)off;
+			l->func = FUNC_PENDING;
+			l->fs = s;
+			l->fl = e - s;
 		}
 		l->lt = T_NONE;
 		return;
@@ -894,6 +908,8 @@ lex_enddef(struct lex *l)
 	l->pd = l->sv_pd;
 	l->cand = l->sv_cand;
 	l->func = l->sv_func;
+	l->fs = l->sv_fs;
+	l->fl = l->sv_fl;
 	l->lt = T_NONE;
 }
 
@@ -1009,11 +1025,9 @@ lex_file(struct lex *l)
 			break;
 		case '{':
 			if (l->bd == 0 && l->pd == 0 && l->cand && !l->indef) {
-				int64_t off = arena_add(l->x, b + l->cs, l->cl);
-
-				if (off < 0)
-					return (-1);
-				l->func = (uint32_t)off;
+				l->func = FUNC_PENDING;
+				l->fs = l->cs;
+				l->fl = l->cl;
 			}
 			l->bd++;
 			l->lt = T_OTHER;
@@ -2037,18 +2051,22 @@ arch_dir(enum kl_arch_id a)
 static int
 try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
     size_t lo, size_t hi, size_t tok, size_t tokend, enum kl_arch_id arch,
-    struct mst *out)
+    struct mst *out, long *total)
 {
 	const struct site *s = &x->site[si];
 	const char *file = (const char *)x->arena + s->file, *ad;
 	struct mst st;
 	size_t start;
 	int score;
-	long budget = SI_STEPS;
+	long budget = *total < SI_STEPS ? *total : SI_STEPS;
+	long spent;
+	int found = INT32_MIN;
 
-	if (tok < lo || tokend > hi)
+	if (tok < lo || tokend > hi || budget <= 0)
 		return (INT32_MIN);
+	spent = budget;
 	for (start = lo; start <= tok && budget > 0; start++) {
+		budget--;
 		/* A piece opening with a literal starts with it. */
 		if (s->fmtlen > 0 && x->arena[s->fmt] != '%' &&
 		    m[start] != x->arena[s->fmt])
@@ -2085,13 +2103,16 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 					score -= 200;
 			}
 			*out = st;
-			return (score);
+			budget = st.steps;
+			found = score;
+			break;
 		}
 		budget = st.steps;
 		if (budget <= 0)
 			break;
 	}
-	return (INT32_MIN);
+	*total -= spent - (budget > 0 ? budget : 0);
+	return (found);
 }
 
 /* Is (score a, site sa) ranked before (b, sb)?  Ties by file, line. */
@@ -2147,13 +2168,55 @@ add_result(const struct kl_srcidx *x, struct kl_srcidx_match *r,
 	}
 }
 
-/* Compare site indexes. */
-static int
-u32cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+/* A key word of a message: its sites, key[lo..lo+n). */
+struct wrange {
+	size_t		 lo;
+	size_t		 n;
+};
 
-	return (x < y ? -1 : x > y);
+/* Compare word ranges: fewer sites first, then by position. */
+static int
+wrcmp(const void *a, const void *b)
+{
+	const struct wrange *p = a, *q = b;
+
+	if (p->n != q->n)
+		return (p->n < q->n ? -1 : 1);
+	return (p->lo < q->lo ? -1 : p->lo > q->lo);
+}
+
+/*
+ * Is the longest literal run of site si in the message?  A cheap test
+ * that turns away most candidates before the matcher runs.
+ */
+static int
+lit_in(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn)
+{
+	const struct site *s = &x->site[si];
+	const uint8_t *f = x->arena + s->fmt;
+	size_t i = 0, n = s->fmtlen, bs = 0, bl = 0, rs = 0;
+	struct conv c;
+	char lit[SI_CHAIN_MAX];
+
+	while (i <= n) {
+		if (i == n || f[i] == '%') {
+			if (i - rs > bl) {
+				bs = rs;
+				bl = i - rs;
+			}
+			if (i == n)
+				break;
+			conv_parse(f + i, n - i, &c);
+			i += c.len;
+			rs = i;
+			continue;
+		}
+		i++;
+	}
+	if (bl < 3)
+		return (1);
+	memcpy(lit, f + bs, bl);
+	return (kl_memmem(m, mn, lit, bl) != NULL);
 }
 
 /*
@@ -2164,7 +2227,8 @@ u32cmp(const void *a, const void *b)
 static void
 try_siblings(const struct kl_srcidx *x, size_t si, size_t a, size_t b,
     const uint8_t *m, size_t mn, size_t tok, size_t tokend,
-    enum kl_arch_id arch, struct kl_srcidx_match *r, size_t *nr, size_t max)
+    enum kl_arch_id arch, struct kl_srcidx_match *r, size_t *nr, size_t max,
+    long *total)
 {
 	const struct site *s = &x->site[si];
 	size_t lo, hi, j, from, to;
@@ -2187,7 +2251,8 @@ try_siblings(const struct kl_srcidx *x, size_t si, size_t a, size_t b,
 		if (j == si || o->file != s->file || o->func != s->func ||
 		    o->func == 0)
 			continue;
-		sc = try_site(x, j, m, mn, lo, hi, tok, tokend, arch, &st);
+		sc = try_site(x, j, m, mn, lo, hi, tok, tokend, arch, &st,
+		    total);
 		if (sc == INT32_MIN)
 			continue;
 		add_result(x, r, nr, max, j, sc - 300, &st);
@@ -2206,8 +2271,10 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
     struct kl_srcidx_match *r, size_t max)
 {
 	uint32_t cand[SI_CANDS];
-	size_t nc = 0, nr = 0, i, s, lo, hi, mid;
+	struct wrange w[SI_WORDS];
+	size_t nc = 0, nr = 0, nw = 0, i, k, s, lo, hi, mid;
 	struct mst st;
+	long total = SI_BUDGET;
 	int sc;
 
 	if (!x->built || max == 0 || tok > len || toklen > len - tok ||
@@ -2217,7 +2284,7 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 		len--;
 	if (tok + toklen > len)
 		return (0);
-	for (i = 0; i < len && nc < SI_CANDS;) {
+	for (i = 0; i < len && nw < SI_WORDS;) {
 		uint64_t h;
 
 		if (!isword(msg[i])) {
@@ -2239,17 +2306,30 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 			else
 				hi = mid;
 		}
-		for (; lo < x->nkey && x->key[lo].h == h && nc < SI_CANDS;
-		    lo++)
-			cand[nc++] = x->key[lo].site;
+		for (hi = lo; hi < x->nkey && x->key[hi].h == h; hi++)
+			;
+		if (hi == lo)
+			continue;
+		for (k = 0; k < nw && w[k].lo != lo; k++)
+			;
+		if (k == nw) {
+			w[nw].lo = lo;
+			w[nw++].n = hi - lo;
+		}
 	}
-	if (nc > 0)
-		qsort(cand, nc, sizeof(*cand), u32cmp);
+	/* The sites of the rarest words first: a budget, not a scan. */
+	if (nw > 0)
+		qsort(w, nw, sizeof(*w), wrcmp);
+	for (k = 0; k < nw && nc < SI_CANDS; k++)
+		for (i = w[k].lo; i < w[k].lo + w[k].n && nc < SI_CANDS; i++)
+			cand[nc++] = x->key[i].site;
 	for (i = 0; i < nc; i++) {
-		if (i > 0 && cand[i] == cand[i - 1])
+		if (total <= 0)
+			break;
+		if (!lit_in(x, cand[i], msg, len))
 			continue;
 		sc = try_site(x, cand[i], msg, len, 0, len, tok, tok + toklen,
-		    arch, &st);
+		    arch, &st, &total);
 		if (sc != INT32_MIN) {
 			add_result(x, r, &nr, max, cand[i], sc, &st);
 			continue;
@@ -2262,7 +2342,8 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 
 			if (o->func == 0)
 				continue;
-			for (start = 0; start < len; start++) {
+			for (start = 0; start < len && total > 0; start++) {
+				total--;
 				if (o->fmtlen > 0 && x->arena[o->fmt] != '%' &&
 				    msg[start] != x->arena[o->fmt])
 					continue;
@@ -2272,15 +2353,19 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 				ps.m = msg;
 				ps.mn = len;
 				ps.need_end = (o->flags & SF_NL) != 0;
-				ps.steps = SI_STEPS;
+				ps.steps = total < SI_STEPS ? total : SI_STEPS;
 				ps.anyhit = 1;
 				ps.hit_f = SIZE_MAX;
 				if (match_at(&ps, 0, start, 0, 0)) {
+					total -= (total < SI_STEPS ? total :
+					    SI_STEPS) - ps.steps;
 					try_siblings(x, cand[i], start, ps.end,
 					    msg, len, tok, tok + toklen, arch,
-					    r, &nr, max);
+					    r, &nr, max, &total);
 					break;
 				}
+				total -= (total < SI_STEPS ? total : SI_STEPS) -
+				    (ps.steps > 0 ? ps.steps : 0);
 			}
 		}
 	}
