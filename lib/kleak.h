@@ -301,6 +301,8 @@ struct kl_finding {
 	size_t			 llen;
 	uint64_t		 lcol;		/* 1-based column of ltext[0] */
 	const struct kl_record	*record;	/* journal field, or NULL */
+	size_t			 lmsg;		/* message start in ltext (0 when
+						   KL_F_HEAD_CUT cut it off) */
 };
 
 /*
@@ -925,6 +927,136 @@ struct kl_srcidx *kl_srcidx_load(const void *, size_t, const char *,
 		     struct kl_error *);
 struct kl_srcidx *kl_srcidx_open(const char *, const char *, int *,
 		     struct kl_error *);
+/* What kind of printing leaked (template.c), in report order. */
+enum kl_tclass {
+	KL_TC_POINTER = 0,	/* a message printing a pointer: a call site */
+	KL_TC_LEAK_SOURCE,	/* a known leak source of data/leak-sources */
+	KL_TC_REPORT,		/* KASAN, KFENCE, SLUB, kmemleak, lockdep, oops */
+	KL_TC_REGISTER,		/* a register dump */
+	KL_TC_FRAME,		/* a stack-trace frame */
+	KL_TC_FILE,		/* a file's content: kallsyms, /proc files */
+	KL_TC_LAYOUT,		/* a layout or KASLR line */
+	KL_TC_COUNT
+};
+
+#define KL_TPL_MAX	400	/* bytes of a template, without its NUL */
+#define KL_FP_LEN	16	/* hex digits of a fingerprint */
+
+/* Template flags. */
+#define KL_TPL_CUT	0x1	/* the message or template was cut: "..." */
+#define KL_TPL_FRAME	0x2	/* a call-trace frame shape */
+#define KL_TPL_KALLSYMS	0x4	/* a kallsyms or System.map line */
+#define KL_TPL_DUMP	0x8	/* holds a byte dump (%*ph) */
+
+/*
+ * A message template: the message with its variable parts replaced by
+ * printf-like placeholders (%x hex, %d decimal, %pS symbol, %s task or
+ * cache name, %*ph a byte dump, %% a percent sign of the message).
+ */
+struct kl_template {
+	char		 text[KL_TPL_MAX + 1];	/* NUL-terminated; other bytes
+						   as in the log */
+	size_t		 len;
+	unsigned	 flags;			/* KL_TPL_* */
+	enum kl_tclass	 tclass;
+	uint64_t	 hash;
+	char		 fp[KL_FP_LEN + 1];	/* the fingerprint */
+};
+
+/* template.c */
+void		 kl_template_make(const uint8_t *, size_t, unsigned,
+		     struct kl_template *);
+void		 kl_template_finding(const struct kl_finding *,
+		     const struct kl_leak_entry *, struct kl_template *);
+enum kl_tclass	 kl_template_class(const struct kl_template *, const char *,
+		     enum kl_region, const struct kl_leak_entry *);
+void		 kl_template_fingerprint(struct kl_template *);
+const char	*kl_tclass_name(enum kl_tclass);
+int		 kl_tclass_parse(const char *, enum kl_tclass *);
+int		 kl_template_host(const uint8_t *, size_t, size_t *, size_t *);
+size_t		 kl_mask_addr(uint8_t *, size_t);
+
+/* An occurrence of a template, for kl_report_add(). */
+struct kl_report_occ {
+	const struct kl_template *t;
+	enum kl_region		 region;
+	enum kl_severity	 severity;
+	enum kl_arch_id		 arch;
+	unsigned		 boot;		/* boot segment of the unit */
+	int			 unhashed;	/* the boot said %p hashing is
+						   off */
+	const char		*host;		/* syslog or journal host, or
+						   the input's name */
+	const char		*path;		/* the input */
+	const char *const	*members;	/* member chain */
+	size_t			 nmembers;
+	uint64_t		 line;
+	const char		*ts;		/* the log's time, or NULL */
+	const uint8_t		*text;		/* the line */
+	size_t			 textlen;
+	const char		*source;	/* leak source id, or NULL */
+	const char		*fixed;		/* its "fixed in", or NULL */
+};
+
+#define KL_REPORT_TEXT_MAX	512	/* bytes of an example line kept */
+
+/* An example of a template: where it was seen. */
+struct kl_report_ex {
+	char		*path;
+	char		**members;
+	size_t		 nmembers;
+	uint64_t	 line;
+	char		*ts;		/* or NULL */
+	uint8_t		*text;
+	size_t		 textlen;
+	int		 cut;		/* text longer than KL_REPORT_TEXT_MAX */
+};
+
+/* A set of strings, sorted. */
+struct kl_strset {
+	char		**v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+/* One row of a report: a template and what was seen of it. */
+struct kl_report_row {
+	struct kl_template	 t;
+	uint64_t		 count;		/* findings */
+	uint64_t		 inputs;	/* units */
+	uint64_t		 boots;		/* boot segments */
+	uint64_t		 unhashed;	/* findings in unhashed boots */
+	unsigned		 regions;	/* 1u << enum kl_region */
+	uint32_t		 arches;	/* 1u << enum kl_arch_id */
+	enum kl_severity	 severity;	/* the highest */
+	struct kl_strset	 hosts;
+	struct kl_strset	 releases;
+	char			*source;	/* leak source id, or NULL */
+	char			*fixed;
+	struct kl_report_ex	 first;
+	struct kl_report_ex	 last;
+	long			 lastboot;	/* unit partials: last boot */
+	int			 baselined;	/* for the caller */
+};
+
+struct kl_report;
+
+/* report.c */
+struct kl_report *kl_report_new(void);
+void		 kl_report_free(struct kl_report *);
+void		 kl_report_clear(struct kl_report *);
+int		 kl_report_add(struct kl_report *,
+		     const struct kl_report_occ *);
+int		 kl_report_boot(struct kl_report *, unsigned, const char *);
+int		 kl_report_merge(struct kl_report *, const struct kl_report *);
+size_t		 kl_report_count(const struct kl_report *);
+struct kl_report_row **kl_report_rows(struct kl_report *);
+int		 kl_report_write(const struct kl_report *,
+		     int (*)(void *, const void *, size_t), void *);
+int		 kl_report_read(struct kl_report *, const uint8_t *, size_t,
+		     struct kl_error *);
+int		 kl_report_cmp(const struct kl_report_row *,
+		     const struct kl_report_row *);
 
 /* error.c */
 void		 kl_error_set(struct kl_error *, enum kl_errcode, int,

@@ -213,6 +213,7 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	f.llen = hi - lo;
 	f.lcol = lcol + lo;
 	f.record = rec;
+	f.lmsg = msg > lo ? msg - lo : 0;
 	if (sc->sink.finding(sc->sink.arg, &f) != 0) {
 		sc->stopped = 1;
 		return (1);

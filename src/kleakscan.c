@@ -589,6 +589,8 @@ on_entry(void *arg, const struct kl_jentry *e)
 			return (1);
 		}
 	}
+	if (run.cli->report)
+		report_entry(e);
 	realtime = entry_realtime(e);
 	/* A new _BOOT_ID starts a new boot segment. */
 	if (e->boot_id != NULL) {
@@ -1233,6 +1235,8 @@ main(int argc, char **argv)
 	cli.show_names = show_names(&cli);
 
 	run.pr = cli.json ? print_json_init(&cli) : print_text_init(&cli);
+	if (cli.report)
+		run.pr = print_report_init(&cli);
 	if (cli.redact) {
 		run.pr = &null_printer;
 		rewrite_init(&cli);
@@ -1264,6 +1268,8 @@ main(int argc, char **argv)
 		jops.merge = job_merge;
 		jops.error = job_error;
 		jops.out_failed = out_failed;
+		if (cli.report)
+			report_jobs();
 		jobs_init(n, &jops);
 		run.jobs = 1;
 	}
@@ -1282,5 +1288,8 @@ main(int argc, char **argv)
 		run.pr->summary(&run.tot);
 		out_check();
 	}
+	/* With a baseline, only new templates are leaks. */
+	if (cli.report && cli.baseline != NULL)
+		run.leaked = report_new() > 0;
 	finish(exit_status());
 }

@@ -77,6 +77,11 @@ struct cli {
 	const char		*printk_index;	/* --printk-index */
 	char			**operands;
 	int			 noperands;
+	int			 report;	/* --report (or --sarif) */
+	size_t			 top;		/* --top, 0: every row */
+	int			 sarif;		/* --sarif */
+	int			 show_addresses; /* --show-addresses */
+	const char		*baseline;	/* --baseline */
 
 	/* Resolved after parsing. */
 	int			 show_names;
@@ -238,6 +243,7 @@ int		 verdict_wait(const struct kl_finding *);
 void		 verdict_flush(void (*)(const struct kl_finding *,
 		     const char *));
 void		 verdict_boot(const struct kl_boot *, struct bootrep *);
+const struct kl_leak_entry *verdict_source(const char *);
 
 /* callsite.c */
 void		 callsite_init(const struct cli *);
@@ -266,6 +272,26 @@ const char	*print_unit_name(struct buf *, const char *, size_t,
 
 /* print-json.c */
 const struct printer *print_json_init(const struct cli *);
+void		 print_json_summary_extra(void (*)(void));
+
+/* print-report.c */
+const struct printer *print_report_init(const struct cli *);
+void		 report_entry(const struct kl_jentry *);
+void		 report_jobs(void);
+uint64_t	 report_new(void);
+const char	*report_conversion(const struct kl_report_row *);
+const uint8_t	*report_example_text(const struct kl_report_ex *,
+		     struct buf *);
+void		 report_json_str(const void *, size_t);
+void		 report_json_example(const struct kl_report_ex *);
+
+/* print-sarif.c */
+void		 sarif_print(const struct cli *, struct kl_report_row **,
+		     size_t, const struct totals *);
+
+/* baseline.c */
+void		 baseline_load(const char *);
+int		 baseline_has(const char *);
 
 /* log.c */
 void		 log_init(int);

@@ -47,6 +47,11 @@ enum {
 	OPT_KERNEL_SOURCE,
 	OPT_PRINTK_INDEX,
 	OPT_HELP,
+	OPT_REPORT,
+	OPT_TOP,
+	OPT_SARIF,
+	OPT_SHOW_ADDRESSES,
+	OPT_BASELINE,
 };
 
 /* One option: parsing and --help in one place; name NULL is a heading. */
@@ -127,6 +132,17 @@ static const struct optdef optdefs[] = {
 	    "never print input names with findings" },
 	{ "color", optional_argument, OPT_COLOR, "WHEN",
 	    "color: auto (the default), always, never" },
+	{ NULL, 0, 0, NULL, "Reports (one row per message template):" },
+	{ "report", no_argument, OPT_REPORT, NULL,
+	    "rank templates: class, severity, spread, count" },
+	{ "top", required_argument, OPT_TOP, "N",
+	    "print only the first N rows of --report" },
+	{ "sarif", no_argument, OPT_SARIF, NULL,
+	    "print the report as SARIF 2.1.0" },
+	{ "show-addresses", no_argument, OPT_SHOW_ADDRESSES, NULL,
+	    "do not mask addresses in reports and SARIF" },
+	{ "baseline", required_argument, OPT_BASELINE, "FILE",
+	    "templates of FILE (--report --json or SARIF) are known" },
 	{ NULL, 0, 0, NULL, "Rewriting (print the logs as kptr_restrict=2 would):" },
 	{ "redact", no_argument, OPT_REDACT, NULL,
 	    "write the inputs with leaked addresses zeroed" },
@@ -405,6 +421,19 @@ options_finish(struct cli *cli)
 		cli->kl.suppressed = 1;
 	}
 
+	if (cli->sarif)
+		cli->report = 1;
+	if (!cli->report && (cli->top != 0 || cli->show_addresses ||
+	    cli->baseline != NULL))
+		log_usage("--top, --show-addresses and --baseline need "
+		    "--report or --sarif");
+	if (cli->report && (cli->redact || cli->mode != MODE_LINES ||
+	    cli->kl.suppressed || cli->quiet))
+		log_usage("--report and --sarif cannot be used with --redact, "
+		    "-c, -l, -L, -q or --show-suppressed");
+	if (cli->sarif && cli->json)
+		log_usage("--sarif and --json: give one");
+
 	switch (cli->color) {
 	case WHEN_ALWAYS:
 		cli->use_color = 1;
@@ -660,6 +689,25 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_HELP:
 			cli->help = 1;
+			break;
+		case OPT_REPORT:
+			cli->report = 1;
+			break;
+		case OPT_TOP:
+			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||
+			    v > 1000000000)
+				log_usage("--top: not a positive number: %s",
+				    optarg);
+			cli->top = (size_t)v;
+			break;
+		case OPT_SARIF:
+			cli->sarif = 1;
+			break;
+		case OPT_SHOW_ADDRESSES:
+			cli->show_addresses = 1;
+			break;
+		case OPT_BASELINE:
+			cli->baseline = optarg;
 			break;
 		case ':':
 			if (is_long(argv[optind - 1]))

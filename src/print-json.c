@@ -20,6 +20,7 @@
 
 static struct buf	 pj_buf;
 static struct buf	 pj_text;
+static void		(*pj_extra)(void);	/* summary members */
 
 /* Write len bytes of valid UTF-8 as a quoted JSON string. */
 static void
@@ -276,6 +277,17 @@ json_srcidx_summary(void)
 	fputs("}}", stdout);
 }
 
+/* The fingerprint of a finding's message template. */
+static void
+json_fingerprint(const struct kl_finding *f)
+{
+	struct kl_template	t;
+
+	kl_template_finding(f, verdict_source(f->rule), &t);
+	json_key("fingerprint");
+	json_cstr(t.fp);
+}
+
 /* A finding event. */
 static void
 json_finding(const struct input *in, const struct kl_finding *f,
@@ -328,6 +340,7 @@ json_finding(const struct input *in, const struct kl_finding *f,
 	json_u64("line_column", f->lcol);
 	json_bool("line_cut",
 	    (f->flags & (KL_F_HEAD_CUT | KL_F_TAIL_CUT)) != 0);
+	json_fingerprint(f);
 	if (callsite_index() != NULL) {
 		struct kl_srcidx_match	r[CALLSITES_MAX];
 
@@ -522,7 +535,16 @@ json_summary(const struct totals *t)
 	json_u64("boots", t->boots);
 	json_disclosed(t->slides, t->disclosed);
 	json_srcidx_summary();
+	if (pj_extra != NULL)
+		pj_extra();
 	fputs("}\n", stdout);
+}
+
+/* Members the summary ends with (--report), printed by fn. */
+void
+print_json_summary_extra(void (*fn)(void))
+{
+	pj_extra = fn;
 }
 
 static const struct printer json_printer = {

@@ -405,6 +405,7 @@ line_finding(const struct kl_line *l, size_t i, size_t d, uint64_t v,
 	lf->llen = l->len;
 	lf->lcol = 1;
 	lf->record = l->record;
+	lf->lmsg = l->msg;
 }
 
 /* Is a value of a physical leak source an address (not a size, a pfn)? */
@@ -792,4 +793,25 @@ verdict_boot(const struct kl_boot *b, struct bootrep *rep)
 		snprintf(rep->map, sizeof(rep->map), "%s", vs.mapname);
 	rep->has_map = vs.mapname != NULL;
 	boot_start();
+}
+
+/*
+ * The leak source whose id a finding's rule is (the rules verdict.c
+ * gives are the entries' own id strings), or NULL.
+ */
+const struct kl_leak_entry *
+verdict_source(const char *rule)
+{
+	const struct kl_leak_entry	*e;
+	size_t				 i, n;
+
+	if (!active() || vs.db == NULL || rule == NULL)
+		return (NULL);
+	n = kl_leakdb_count(vs.db);
+	for (i = 0; i < n; i++) {
+		e = kl_leakdb_entry(vs.db, i);
+		if (e->id == rule)
+			return (e);
+	}
+	return (NULL);
 }

@@ -89,6 +89,8 @@ for long in $(cat "$TMP/help.long"); do
 	leak-sources) arg==/dev/null ;;
 	kernel-source) arg==$TESTDATA/linux-6.1 ;;
 	printk-index) arg==/dev/null ;;
+	top) arg==3 ;;
+	baseline) arg==/dev/null ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then
