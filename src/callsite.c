@@ -194,3 +194,106 @@ callsite_find(const struct kl_finding *f, struct kl_srcidx_match *r,
 	return (callsite_match(f->ltext + m, f->llen - m, tok - m,
 	    f->textlen, f->arch, r, max));
 }
+
+/* Is c an ASCII letter or digit? */
+static int
+isalnum_byte(uint8_t c)
+{
+	return ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z'));
+}
+
+/* Is c a byte of an address token as examples keep it (hex, or the
+   x of a masked digit)? */
+static int
+tokbyte(uint8_t c)
+{
+	return ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F') || c == 'x');
+}
+
+/* Add the matches m[0..n) to out[0..*nout), one per site, best first. */
+static void
+merge_matches(const struct kl_srcidx_match *m, size_t n,
+    struct kl_srcidx_match *out, size_t *nout, size_t max)
+{
+	size_t	i, j, k;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < *nout && out[j].site != m[i].site; j++)
+			;
+		if (j < *nout) {
+			if (out[j].score >= m[i].score)
+				continue;
+			memmove(&out[j], &out[j + 1],
+			    (*nout - j - 1) * sizeof(*out));
+			(*nout)--;
+		}
+		for (k = 0; k < *nout && out[k].score >= m[i].score; k++)
+			;
+		if (k >= max)
+			continue;
+		if (*nout == max)
+			(*nout)--;
+		memmove(&out[k + 1], &out[k], (*nout - k) * sizeof(*out));
+		out[k] = m[i];
+		(*nout)++;
+	}
+}
+
+/*
+ * The call sites of a report row, from its first example's line: each
+ * address token of the message (8 or more hex digits; the x of a
+ * masked digit read as 0) is matched, and the sites merged, best first.
+ */
+size_t
+callsite_row(const struct kl_report_row *r, struct kl_srcidx_match *out,
+    size_t max)
+{
+	const struct kl_report_ex *e = &r->first;
+	struct kl_srcidx_match	 m[8];
+	struct kl_frame		 fr;
+	enum kl_arch_id		 arch = KL_ARCH_AUTO;
+	uint8_t			*msg;
+	size_t			 len, i, s, n, nout = 0, ntok = 0;
+	unsigned		 a;
+
+	if (cs_idx == NULL || e->text == NULL || e->textlen == 0)
+		return (0);
+	for (a = 1; a < KL_ARCH_COUNT && a < 32; a++)
+		if (r->arches & (1u << a)) {
+			if (arch != KL_ARCH_AUTO) {
+				arch = KL_ARCH_AUTO;	/* several: unknown */
+				break;
+			}
+			arch = (enum kl_arch_id)a;
+		}
+	kl_frame_line(e->text, e->textlen, KL_LINE_PLAIN, KL_FORMAT_AUTO,
+	    &fr);
+	if (fr.msg > e->textlen)
+		fr.msg = 0;
+	len = e->textlen - fr.msg;
+	msg = xmalloc(len + 1);
+	memcpy(msg, e->text + fr.msg, len);
+	for (i = 0; i < len && ntok < 16;) {
+		if (!tokbyte(msg[i]) || (i > 0 && isalnum_byte(msg[i - 1]))) {
+			i++;
+			continue;
+		}
+		s = i;
+		if (i + 1 < len && msg[i] == '0' && msg[i + 1] == 'x')
+			s = i += 2;
+		while (i < len && tokbyte(msg[i]))
+			i++;
+		if (i - s < 8 || (i < len && isalnum_byte(msg[i])))
+			continue;
+		for (n = s; n < i; n++)
+			if (msg[n] == 'x')
+				msg[n] = '0';
+		ntok++;
+		n = callsite_match(msg, len, s, i - s, arch, m, 8);
+		merge_matches(m, n, out, &nout, max);
+	}
+	free(msg);
+	return (nout);
+}

@@ -253,6 +253,8 @@ size_t		 callsite_match(const uint8_t *, size_t, size_t, size_t,
 		     enum kl_arch_id, struct kl_srcidx_match *, size_t);
 size_t		 callsite_find(const struct kl_finding *,
 		     struct kl_srcidx_match *, size_t);
+size_t		 callsite_row(const struct kl_report_row *,
+		     struct kl_srcidx_match *, size_t);
 /* options.c */
 void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);

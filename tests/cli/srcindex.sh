@@ -3,9 +3,10 @@
 # real syzkaller findings (KASAN, kmemleak, lockdep, x86 register dumps)
 # in the real Linux 6.1 sources of tests/data/linux-6.1, read from the
 # directory and from a tarball of it; the cache per tree (built, used,
-# rebuilt when damaged or when the tree changes); the printk index with
-# its malformed lines; bad trees; and, when the linux-source-6.1 package
-# is installed, the same findings against its whole tarball.
+# rebuilt when damaged or when the tree changes); --report's rows (JSON,
+# text) and --sarif results located at their call sites; the printk index
+# with its malformed lines; bad trees; and, when the linux-source-6.1
+# package is installed, the same findings against its whole tarball.
 
 . "$(dirname "$0")/tap.sh"
 
@@ -121,6 +122,97 @@ tar -C "$TESTDATA" -cJf "$TMP/linux-6.1.tar.xz" linux-6.1
 is "$(sites "$TMP/tar.json")" "$(sites "$TMP/dir.json")" \
     "tarball: the same call sites as the directory (top directory stripped)"
 
+# --- The report: one row per template, its call sites. --------------------
+# rows JSON: "template -> file:line conversion (n)" of each template event
+# with call sites.
+rows() {
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] != "template" or not e["callsite"]:
+        continue
+    c = e["callsite"][0]
+    print("%s -> %s:%d %s (%d)" % (e["template"], c["file"], c["line"],
+        c["conversion"], len(e["callsite"])))
+' "$1" | sort
+}
+# shellcheck disable=SC2086
+"$KLEAKSCAN" --report --json --kernel-source "$TREE" $INPUTS >"$TMP/rep.json"
+is "$?" 1 "report: exit status 1"
+RWANT="#%d: %x (%s){%s}-{%d:%d}, at: %pS -> kernel/locking/lockdep.c:776 %px (1)
+%d-byte region [%x, %x) -> mm/kasan/report.c:268 %px (1)
+%x (%s){%s}-{%d:%d}, at: %pS -> kernel/locking/lockdep.c:776 %px (1)
+FS: %x(%x) GS:%x(%x) knlGS:%x -> arch/x86/kernel/process_64.c:117 %016lx (1)
+R10: %x R11: %x R12: %x -> arch/x86/kernel/process_64.c:87 %016lx (1)
+R13: %x R14: %x R15: %x -> arch/x86/kernel/process_64.c:89 %016lx (1)
+RAX: %x RBX: %x RCX: %x -> arch/x86/kernel/process_64.c:81 %016lx (1)
+RBP: %x R08: %x R09: %x -> arch/x86/kernel/process_64.c:85 %016lx (1)
+RDX: %x RSI: %x RDI: %x -> arch/x86/kernel/process_64.c:83 %016lx (1)
+RSP: %x:%x EFLAGS: %x -> arch/x86/kernel/dumpstack.c:150 %016lx (1)
+RSP: %x:%x EFLAGS: %x ORIG_RAX: %x -> arch/x86/kernel/dumpstack.c:150 %016lx (2)
+Read of size %d at addr %x by task %s/%d -> mm/kasan/report.c:219 %px (2)
+The buggy address belongs to the object at %x -> mm/kasan/report.c:252 %px (1)
+unreferenced object 0x%x (size %d): -> mm/kmemleak.c:360 %08lx (1)"
+is "$(rows "$TMP/rep.json")" "$RWANT" \
+    "report: KASAN, lockdep, kmemleak and register-dump templates map to their 6.1 lines"
+is "$(python3 -c '
+import json, sys
+n = [json.loads(l) for l in open(sys.argv[1])]
+t = [e for e in n if e["type"] == "template"]
+print(len(t), len([e for e in t if e["callsite"] == []]))' "$TMP/rep.json")" "18 4" \
+    "report: 18 rows, 4 without a call site (an empty list, not null)"
+# shellcheck disable=SC2086
+COLUMNS=160 "$KLEAKSCAN" --report --kernel-source "$TREE" $INPUTS >"$TMP/rep.txt"
+like "$(cat "$TMP/rep.txt")" "callsite mm/kasan/report.c:268 describe_object_addr %px" \
+    "report text: a callsite line under the row"
+like "$(cat "$TMP/rep.txt")" "callsite unknown" \
+    "report text: rows without one say so"
+# shellcheck disable=SC2086
+"$KLEAKSCAN" --report --json $INPUTS >"$TMP/rep0.json"
+is "$(python3 -c '
+import json, sys
+print(set(json.dumps(json.loads(l)["callsite"]) for l in open(sys.argv[1])
+          if json.loads(l)["type"] == "template"))' "$TMP/rep0.json")" "{'null'}" \
+    "report without --kernel-source: callsite null"
+
+# SARIF: the call site is the location, the log line a related one.
+# shellcheck disable=SC2086
+"$KLEAKSCAN" --sarif --kernel-source "$TREE" $INPUTS >"$TMP/cs.sarif"
+is "$(python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+base = run["originalUriBaseIds"]["KERNELSRC"]["uri"]
+for r in run["results"]:
+    if "byte region" not in r["properties"]["template"]:
+        continue
+    l = r["locations"][0]
+    p = l["physicalLocation"]
+    rel = r["relatedLocations"][0]["physicalLocation"]
+    print(base.startswith("file:///") and base.endswith("/linux-6.1/"),
+          p["artifactLocation"]["uri"], p["artifactLocation"]["uriBaseId"],
+          p["region"]["startLine"], l["logicalLocations"][0]["name"],
+          rel["artifactLocation"]["uri"].split("/")[-1], rel["region"]["startLine"])
+' "$TMP/cs.sarif")" "True mm/kasan/report.c KERNELSRC 268 describe_object_addr 472 132" \
+    "SARIF: call site as the location (KERNELSRC), the log line related"
+is "$(python3 -c '
+import json, sys
+rs = json.load(open(sys.argv[1]))["runs"][0]["results"]
+print(len(rs), len([r for r in rs if "uriBaseId" in r["locations"][0]["physicalLocation"]["artifactLocation"]]))' "$TMP/cs.sarif")" \
+    "18 14" "SARIF: 14 of 18 results located in the kernel source"
+if command -v sarif-multitool >/dev/null 2>&1; then
+	(cd "$TMP" && sarif-multitool validate cs.sarif -o csval.sarif \
+	    >csval.out 2>&1)
+	is "$(python3 -c '
+import json, sys
+rs = json.load(open(sys.argv[1]))["runs"][0]["results"]
+print(len([r for r in rs if r.get("level") == "error"]))' "$TMP/csval.sarif")" \
+	    0 "SARIF with call sites: sarif-multitool validate, no error"
+else
+	skip "SARIF with call sites: sarif-multitool validate" \
+	    "sarif-multitool not installed (npm i -g @microsoft/sarif-multitool)"
+fi
+
 # --- --stats rows. --------------------------------------------------------
 run --stats --kernel-source "$TREE" "$REPORT/472"
 like "$OUT" "call-sites +40" "--stats: the sites of the index"
@@ -180,6 +272,11 @@ is "$(pick "$TMP/full.json")" "$WANT" \
     "linux-source-6.1: the same findings map to the same files and lines in the whole tree"
 like "$(summary "$TMP/full.json" files)" '^5[0-9]{4}$' \
     "linux-source-6.1: tens of thousands of sources indexed"
+# shellcheck disable=SC2086
+"$KLEAKSCAN" --report --json --kernel-source "$TARBALL" $INPUTS >"$TMP/fullrep.json"
+is "$(rows "$TMP/fullrep.json" | grep -E '^(%d-byte|#%d|unreferenced|RSP: %x:%x EFLAGS: %x ->|RAX|The buggy|Read of)')" \
+    "$(printf '%s\n' "$RWANT" | grep -E '^(%d-byte|#%d|unreferenced|RSP: %x:%x EFLAGS: %x ->|RAX|The buggy|Read of)')" \
+    "linux-source-6.1: the report's rows map to the same lines"
 # shellcheck disable=SC2086
 "$KLEAKSCAN" --json --kernel-source "$TARBALL" $INPUTS >"$TMP/full2.json"
 is "$(summary "$TMP/full2.json" cached) $(sites "$TMP/full2.json" | md5sum)" \
