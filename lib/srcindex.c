@@ -57,9 +57,10 @@
 #define SI_CANDS	4096		/* sites compared per message */
 #define SI_WORDS	512		/* words of a message looked up */
 #define SI_SIBLINGS	64		/* same-function sites tried */
+#define SI_ANY_LIT	12		/* literal bytes a %s hit needs */
 #define SI_CUTOFF	100		/* results kept below the best */
 #define FUNC_PENDING	UINT32_MAX	/* a name not in the arena yet */
-#define SI_CACHE_MAGIC	"KLSRCIX2"
+#define SI_CACHE_MAGIC	"KLSRCIX3"	/* bump when what is indexed changes */
 
 /* Site flags. */
 #define SF_FIRST	0x1	/* the first line of its format */
@@ -1114,6 +1115,17 @@ wanted(const char *name)
 	    (name[n - 1] == 'c' || name[n - 1] == 'h'));
 }
 
+/*
+ * Is a path (relative to the tree's top) user-space code whose printf
+ * formats never reach the kernel log (tools/, scripts/)?
+ */
+static int
+userspace(const char *rel)
+{
+	return (strncmp(rel, "tools/", 6) == 0 ||
+	    strncmp(rel, "scripts/", 8) == 0);
+}
+
 /* Read a whole file of at most max bytes into *buf; -1 with errno. */
 static int
 slurp(int fd, uint8_t **buf, size_t *cap, size_t *len, size_t max)
@@ -1210,7 +1222,7 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 		struct stat sb;
 
 		nl = strlen(names[i]);
-		if (plen + 1 + nl + 1 > sizeof(w->path)) {
+		if (plen + 1 + nl + 2 > sizeof(w->path)) {
 			w->x->st.skip_unreadable++;
 			continue;
 		}
@@ -1220,8 +1232,15 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 			w->x->st.skip_unreadable++;
 			continue;
 		}
-		if (S_ISDIR(sb.st_mode))
+		if (S_ISDIR(sb.st_mode)) {
+			memcpy(w->path + plen + 1 + nl, "/", 2);
+			if (userspace(w->path + w->root)) {
+				w->path[plen + 1 + nl] = '\0';
+				continue;
+			}
+			w->path[plen + 1 + nl] = '\0';
 			rc = walk_dir(w, plen + 1 + nl, depth + 1, err);
+		}
 		else if (S_ISREG(sb.st_mode) && wanted(names[i])) {
 			const char *rel = w->path + w->root;
 			uint64_t h;
@@ -1341,7 +1360,7 @@ add_tarball(struct kl_srcidx *x, int fd, const char *path,
 		la_ssize_t got;
 
 		if (name == NULL || archive_entry_filetype(e) != AE_IFREG ||
-		    !wanted(name))
+		    !wanted(name) || userspace(member_rel(name)))
 			continue;
 		if (size < 0 || size > KL_SRCIDX_FILE_MAX) {
 			x->st.skip_huge++;
@@ -2082,6 +2101,20 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 		st.tokend = tokend;
 		st.hit_f = SIZE_MAX;
 		if (match_at(&st, 0, start, 0, 0)) {
+			struct conv hc;
+
+			/*
+			 * Text printed the address (%s, %pV): only a whole
+			 * line with enough literal text around it says so.
+			 */
+			conv_parse(st.f + st.hit_f, st.fn - st.hit_f, &hc);
+			if (hc.kind == CV_ANY && (start != lo || st.end != hi ||
+			    st.lit < SI_ANY_LIT)) {
+				budget = st.steps;
+				if (budget <= 0)
+					break;
+				continue;
+			}
 			score = 1000 + 4 * (int)st.lit - (int)(st.any / 2) -
 			    (int)(start - lo) - (int)(hi - st.end);
 			if (start == 0)

@@ -494,6 +494,50 @@ test_cache(void **state)
 	kl_srcidx_free(x);
 }
 
+/* Write a file of the text s, its directories made. */
+static void
+put(const char *dir, const char *rel, const char *s)
+{
+	char path[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		(void)mkdir(path, 0700);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(s, f);
+	fclose(f);
+}
+
+/* tools/ and scripts/ are user space: their printf()s are not read. */
+static void
+test_userspace(void **state)
+{
+	struct kl_error err = { 0 };
+	struct kl_srcidx *x;
+	char dir[] = "/tmp/test-srcindex-us.XXXXXX", cmd[600];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "tools/perf/a.c", "int main(void) { printf(\"t %px\\n\", p); }\n");
+	put(dir, "scripts/b.c", "int main(void) { printf(\"s %px\\n\", p); }\n");
+	put(dir, "kernel/tools/k.c", "void f(void) { pr_err(\"k %px\\n\", p); }\n");
+	x = kl_srcidx_new(&err);
+	assert_non_null(x);
+	assert_int_equal(kl_srcidx_add_tree(x, dir, &err), 0);
+	assert_int_equal(kl_srcidx_build(x, &err), 0);
+	assert_int_equal(kl_srcidx_stats(x)->files, 1);
+	assert_int_equal(kl_srcidx_count(x), 1);
+	site_is(x, 0, "kernel/tools/k.c", 1, "f", "k %px");
+	kl_srcidx_free(x);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -508,6 +552,7 @@ main(void)
 		cmocka_unit_test(test_arch_width),
 		cmocka_unit_test(test_printk_index),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_userspace),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
