@@ -682,7 +682,8 @@ takes_prfmt(const uint8_t *b, size_t n)
 static int
 lex_chain(struct lex *l)
 {
-	struct paren *p = l->pd > 0 ? &l->ps[l->pd] : NULL;
+	struct paren *p = l->pd > 0 ?
+	    &l->ps[l->pd < SI_PARENS ? l->pd : SI_PARENS] : NULL;
 	int bad = 0, toolong = 0, cont = 0, first;
 	size_t skip = 0, save;
 	uint32_t sline;
@@ -839,7 +840,7 @@ lex_skipline(struct lex *l)
 			l->i += 2;
 		} else if (b[l->i] == '/' && l->i + 1 < l->n &&
 		    b[l->i + 1] == '*')
-			lex_space(l, 1);
+			lex_space(l, 0);
 		else
 			l->i++;
 	}
@@ -1015,7 +1016,7 @@ lex_file(struct lex *l)
 		case ')':
 			if (l->pd > 0)
 				l->pd--;
-			if (l->pd >= SI_PARENS)
+			if (l->pd > SI_PARENS)
 				l->ps[SI_PARENS].over = 1;
 			l->lt = T_RPAREN;
 			break;

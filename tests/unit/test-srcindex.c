@@ -165,6 +165,39 @@ test_define(void **state)
 	kl_srcidx_free(x);
 }
 
+/* A comment on a preprocessor line ends with it; deep nesting is safe. */
+static void
+test_directive_comment(void **state)
+{
+	struct kl_srcidx *x;
+	char *src;
+	size_t i, n = 0;
+
+	(void)state;
+	x = one("f.c",
+	    "#include <linux/x.h> /* one */\n"
+	    "void f(void) { pr_err(\"kept %px\\n\", p); }\n"
+	    "#if 0 /* two\n   lines */\n"
+	    "void g(void) { pr_err(\"also %px\\n\", p); }\n"
+	    "#endif\n");
+	assert_int_equal(kl_srcidx_count(x), 2);
+	site_is(x, 0, "f.c", 2, "f", "kept %px");
+	site_is(x, 1, "f.c", 5, "g", "also %px");
+	kl_srcidx_free(x);
+	/* 300 parentheses deep, then a format: not followed, no crash. */
+	src = malloc(1024);
+	assert_non_null(src);
+	for (i = 0; i < 300; i++)
+		src[n++] = '(';
+	memcpy(src + n, "f(\"deep %px\");", 14);
+	n += 14;
+	src[n] = '\0';
+	x = one("g.c", src);
+	assert_int_equal(kl_srcidx_count(x), 0);
+	kl_srcidx_free(x);
+	free(src);
+}
+
 /* Bad input: counted, never indexed, the lexer goes on. */
 static void
 test_bad_input(void **state)
@@ -547,6 +580,7 @@ main(void)
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_not_formats),
 		cmocka_unit_test(test_define),
+		cmocka_unit_test(test_directive_comment),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_tree_matches),
 		cmocka_unit_test(test_arch_width),
