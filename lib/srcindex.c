@@ -2084,6 +2084,11 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 
 	if (tok < lo || tokend > hi || budget <= 0)
 		return (INT32_MIN);
+	/* Another architecture's code did not print it. */
+	if (strncmp(file, "arch/", 5) == 0 && (ad = arch_dir(arch)) != NULL &&
+	    (strncmp(file + 5, ad, strlen(ad)) != 0 ||
+	    file[5 + strlen(ad)] != '/'))
+		return (INT32_MIN);
 	spent = budget;
 	for (start = lo; start <= tok && budget > 0; start++) {
 		budget--;
@@ -2133,8 +2138,6 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 				if (strncmp(file + 5, ad, al) == 0 &&
 				    file[5 + al] == '/')
 					score += 50;
-				else
-					score -= 200;
 			}
 			*out = st;
 			budget = st.steps;

@@ -371,6 +371,9 @@ test_arch_width(void **state)
 	kl_srcidx_site(x, r[0].site, &s);
 	assert_string_equal(s.file, "arch/arm/kernel/traps.c");
 	assert_string_equal(r[0].conversion, "%08lx");
+	/* x86_64 prints neither: another architecture's code is out. */
+	assert_int_equal(kl_srcidx_match(x, (const uint8_t *)m64,
+	    strlen(m64), 19, 16, KL_ARCH_X86_64, r, 4), 0);
 	/* Unknown arch, 16 digits: the width still picks arm64. */
 	n = kl_srcidx_match(x, (const uint8_t *)m64, strlen(m64), 19, 16,
 	    KL_ARCH_AUTO, r, 4);
