@@ -20,7 +20,6 @@
 #define PKIDX_MAX	(256u << 20)	/* bytes of a printk index file */
 
 static struct kl_srcidx	*cs_idx;
-static const struct cli	*cs_cli;
 
 /* Make the directory path and its parents; 0, or -1. */
 static int
@@ -122,7 +121,6 @@ callsite_init(const struct cli *cli)
 	char		*dir;
 	int		 cached = 0;
 
-	cs_cli = cli;
 	if (cli->kernel_source == NULL && cli->printk_index == NULL)
 		return;
 	memset(&err, 0, sizeof(err));
@@ -176,8 +174,7 @@ size_t
 callsite_find(const struct kl_finding *f, struct kl_srcidx_match *r,
     size_t max)
 {
-	struct kl_frame	 fr;
-	size_t		 tok, m = 0;
+	size_t		 tok, m;
 
 	if (cs_idx == NULL || f->ltext == NULL || f->text == NULL ||
 	    f->column < f->lcol)
@@ -185,12 +182,8 @@ callsite_find(const struct kl_finding *f, struct kl_srcidx_match *r,
 	tok = (size_t)(f->column - f->lcol);
 	if (tok > f->llen || f->textlen > f->llen - tok)
 		return (0);
-	if (!(f->flags & KL_F_HEAD_CUT) && f->record == NULL) {
-		kl_frame_line(f->ltext, f->llen, KL_LINE_PLAIN,
-		    cs_cli->format, &fr);
-		if (fr.msg <= tok)
-			m = fr.msg;
-	}
+	/* The scanner's own framing: where the message starts. */
+	m = f->lmsg <= tok ? f->lmsg : 0;
 	return (callsite_match(f->ltext + m, f->llen - m, tok - m,
 	    f->textlen, f->arch, r, max));
 }
