@@ -2032,6 +2032,18 @@ match_at(struct mst *st, size_t fi, size_t mi, size_t lit, size_t any)
 	return (1);
 }
 
+/* Are b[0..n) all blanks and mail quotes (an indented line)? */
+static int
+blanks(const uint8_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != ' ' && b[i] != '\t' && b[i] != '>')
+			return (0);
+	return (1);
+}
+
 /* The arch directory a profile's sources live in, or NULL. */
 static const char *
 arch_dir(enum kl_arch_id a)
@@ -2092,6 +2104,18 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 	spent = budget;
 	for (start = lo; start <= tok && budget > 0; start++) {
 		budget--;
+		/*
+		 * Text before the piece: a continued line's start, a
+		 * wrapper's "name: " (dev_err()), or framing the caller
+		 * left ("[ 12.3] ", a mail's "> "); not the middle of a
+		 * sentence ("... at addr %px" is not "addr %016llx").
+		 */
+		if (start > lo && !(s->flags & SF_CONT) &&
+		    !blanks(m + lo, start - lo) &&
+		    (start - lo < 2 || m[start - 1] != ' ' ||
+		    (m[start - 2] != ':' && m[start - 2] != ']' &&
+		    m[start - 2] != '>')))
+			continue;
 		/* A piece opening with a literal starts with it. */
 		if (s->fmtlen > 0 && x->arena[s->fmt] != '%' &&
 		    m[start] != x->arena[s->fmt])
@@ -2114,8 +2138,12 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 			 * line with enough literal text around it says so.
 			 */
 			conv_parse(st.f + st.hit_f, st.fn - st.hit_f, &hc);
-			if (hc.kind == CV_ANY && (start != lo || st.end != hi ||
-			    st.lit < SI_ANY_LIT)) {
+			if ((hc.kind == CV_ANY && (start != lo ||
+			    st.end != hi || st.lit < SI_ANY_LIT)) ||
+			    (hc.kind != CV_ANY && st.lit < SI_ANY_LIT &&
+			    st.any > 2 * st.lit + 8)) {
+				/* (or, for a short piece, text
+				   conversions took most of the line) */
 				budget = st.steps;
 				if (budget <= 0)
 					break;
