@@ -887,6 +887,74 @@ void		 kl_leakmatch_free(struct kl_leakmatch *);
 int		 kl_leak_match(struct kl_leakmatch *, const uint8_t *, size_t,
 		     struct kl_leak_hit *, size_t);
 
+/* srcindex.c: the format strings of a kernel tree (call sites). */
+#define KL_SRCIDX_FILE_MAX	(8u << 20)	/* larger sources are skipped
+						   (generated tables) */
+struct kl_srcidx;
+
+/* Counters of an index. */
+struct kl_srcidx_stats {
+	uint64_t	 files;		/* .c and .h files read */
+	uint64_t	 bytes;
+	uint64_t	 formats;	/* formats indexed (a call's literal
+					   chain holding a conversion) */
+	uint64_t	 skip_binary;	/* files with a NUL byte */
+	uint64_t	 skip_huge;	/* over KL_SRCIDX_FILE_MAX */
+	uint64_t	 skip_unreadable; /* not opened, cut short */
+	uint64_t	 skip_unterminated; /* literals open at line end */
+	uint64_t	 skip_macro;	/* formats joined with a macro the
+					   indexer cannot expand */
+	uint64_t	 skip_long;	/* formats over 8 KiB */
+	uint64_t	 skip_nokey;	/* sites with no literal word */
+	uint64_t	 pk_lines;	/* printk index lines read */
+	uint64_t	 pk_sites;	/* sites they gave */
+	uint64_t	 pk_malformed;	/* printk index lines not understood */
+	uint64_t	 pk_first_bad;	/* line of the first, 0 when none */
+	int		 cached;	/* loaded from a cache */
+	int		 cache_unwritten; /* the cache could not be written */
+};
+
+/* One site: a line of a format, where it is. */
+struct kl_srcidx_site {
+	const char	*file;		/* relative to the tree's top */
+	uint64_t	 line;		/* of the literal the piece starts in */
+	const char	*function;	/* enclosing function or macro, or "" */
+	const char	*format;	/* the piece, decoded, NUL-terminated */
+	size_t		 formatlen;
+	int		 exact;		/* from a printk index */
+};
+
+/* A site that printed a message. */
+struct kl_srcidx_match {
+	size_t		 site;		/* for kl_srcidx_site() */
+	int		 score;		/* higher is better */
+	char		 conversion[32]; /* printed the token: "%px" */
+};
+
+struct kl_srcidx *kl_srcidx_new(struct kl_error *);
+void		 kl_srcidx_free(struct kl_srcidx *);
+int		 kl_srcidx_add_source(struct kl_srcidx *, const char *,
+		     const void *, size_t, struct kl_error *);
+int		 kl_srcidx_add_tree(struct kl_srcidx *, const char *,
+		     struct kl_error *);
+int		 kl_srcidx_add_printk_index(struct kl_srcidx *, const void *,
+		     size_t, struct kl_error *);
+int		 kl_srcidx_build(struct kl_srcidx *, struct kl_error *);
+size_t		 kl_srcidx_count(const struct kl_srcidx *);
+int		 kl_srcidx_site(const struct kl_srcidx *, size_t,
+		     struct kl_srcidx_site *);
+const struct kl_srcidx_stats *kl_srcidx_stats(const struct kl_srcidx *);
+size_t		 kl_srcidx_match(const struct kl_srcidx *, const uint8_t *,
+		     size_t, size_t, size_t, enum kl_arch_id,
+		     struct kl_srcidx_match *, size_t);
+int		 kl_srcidx_tree_key(const char *, char *, size_t,
+		     struct kl_error *);
+int		 kl_srcidx_save(const struct kl_srcidx *, const char *,
+		     uint8_t **, size_t *, struct kl_error *);
+struct kl_srcidx *kl_srcidx_load(const void *, size_t, const char *,
+		     struct kl_error *);
+struct kl_srcidx *kl_srcidx_open(const char *, const char *, int *,
+		     struct kl_error *);
 /* What kind of printing leaked (template.c), in report order. */
 enum kl_tclass {
 	KL_TC_POINTER = 0,	/* a message printing a pointer: a call site */

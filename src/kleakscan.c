@@ -1300,6 +1300,7 @@ main(int argc, char **argv)
 	run.sink.line = on_line;
 	run.sink.boot = on_boot;
 	verdict_init(&cli);
+	callsite_init(&cli);
 	run.sink.line_first = verdict_line_first();
 	run.iops.arg = &run;
 	run.iops.begin = on_begin;

@@ -82,6 +82,8 @@ struct cli {
 	int			 physical;	/* --physical */
 	int			 verdict;	/* --verdict */
 	enum binfiles		 binary_files;	/* --binary-files */
+	const char		*kernel_source;	/* --kernel-source */
+	const char		*printk_index;	/* --printk-index */
 	char			**operands;
 	int			 noperands;
 	int			 report;	/* --report (or --sarif) */
@@ -259,6 +261,16 @@ void		 verdict_flush(void (*)(const struct kl_finding *,
 void		 verdict_boot(const struct kl_boot *, struct bootrep *);
 const struct kl_leak_entry *verdict_source(const char *);
 
+/* callsite.c */
+void		 callsite_init(const struct cli *);
+void		 callsite_free(void);
+const struct kl_srcidx *callsite_index(void);
+size_t		 callsite_match(const uint8_t *, size_t, size_t, size_t,
+		     enum kl_arch_id, struct kl_srcidx_match *, size_t);
+size_t		 callsite_find(const struct kl_finding *,
+		     struct kl_srcidx_match *, size_t);
+size_t		 callsite_row(const struct kl_report_row *,
+		     struct kl_srcidx_match *, size_t);
 /* options.c */
 void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);

@@ -45,6 +45,8 @@ enum {
 	OPT_REDACT_STYLE,
 	OPT_HASH_KEY,
 	OPT_RECEIPT,
+	OPT_KERNEL_SOURCE,
+	OPT_PRINTK_INDEX,
 	OPT_HELP,
 	OPT_BINARY_FILES,
 	OPT_REPORT,
@@ -164,6 +166,11 @@ static const struct optdef optdefs[] = {
 	    "32 hex digits: the key of --redact-style=hash" },
 	{ "receipt", required_argument, OPT_RECEIPT, "FILE",
 	    "record every change (JSON Lines, mode 0600)" },
+	{ NULL, 0, 0, NULL, "Call sites (the printk calls that leaked):" },
+	{ "kernel-source", required_argument, OPT_KERNEL_SOURCE, "TREE",
+	    "index this kernel tree or tarball (cached)" },
+	{ "printk-index", required_argument, OPT_PRINTK_INDEX, "FILE",
+	    "exact call sites from debugfs printk/index" },
 	{ NULL, 0, 0, NULL, "Other:" },
 	{ "version", no_argument, 'V', NULL,
 	    "print the version, PCRE2 version and JIT state" },
@@ -652,6 +659,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_PHYSICAL:
 			cli->physical = 1;
+			break;
+		case OPT_KERNEL_SOURCE:
+			cli->kernel_source = optarg;
+			break;
+		case OPT_PRINTK_INDEX:
+			cli->printk_index = optarg;
 			break;
 		case OPT_REDACT:
 			cli->redact = 1;

@@ -213,6 +213,70 @@ json_record(const struct kl_record *r)
 	json_cstr(r->field);
 }
 
+#define CALLSITES_MAX	4	/* call sites given per finding */
+
+/*
+ * "callsite": the lines of the kernel source that printed the token,
+ * best first (an empty list when none was found).
+ */
+static void
+json_callsites(const struct kl_srcidx_match *r, size_t n)
+{
+	const struct kl_srcidx	*x = callsite_index();
+	struct kl_srcidx_site	 s;
+	size_t			 i;
+
+	json_key("callsite");
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		if (kl_srcidx_site(x, r[i].site, &s) != 0)
+			continue;
+		fputs(i > 0 ? ",{\"file\":" : "{\"file\":", stdout);
+		json_cstr(s.file);
+		json_u64("line", s.line);
+		json_key("function");
+		json_cstr(s.function[0] != '\0' ? s.function : NULL);
+		json_key("format");
+		json_str(s.format, s.formatlen);
+		json_key("conversion");
+		json_cstr(r[i].conversion);
+		json_bool("exact", s.exact);
+		putchar('}');
+	}
+	putchar(']');
+}
+
+/* "kernel_source" of the summary: what the index holds and skipped. */
+static void
+json_srcidx_summary(void)
+{
+	const struct kl_srcidx		*x = callsite_index();
+	const struct kl_srcidx_stats	*st;
+
+	if (x == NULL)
+		return;
+	st = kl_srcidx_stats(x);
+	json_key("kernel_source");
+	fputs("{\"sites\":", stdout);
+	printf("%zu", kl_srcidx_count(x));
+	json_u64("files", st->files);
+	json_u64("bytes", st->bytes);
+	json_u64("formats", st->formats);
+	json_bool("cached", st->cached);
+	json_u64("printk_index_sites", st->pk_sites);
+	json_key("skipped");
+	fputs("{\"binary\":", stdout);
+	printf("%llu", (unsigned long long)st->skip_binary);
+	json_u64("huge", st->skip_huge);
+	json_u64("unreadable", st->skip_unreadable);
+	json_u64("unterminated", st->skip_unterminated);
+	json_u64("macro", st->skip_macro);
+	json_u64("long", st->skip_long);
+	json_u64("no_key", st->skip_nokey);
+	json_u64("printk_index_malformed", st->pk_malformed);
+	fputs("}}", stdout);
+}
+
 /* The fingerprint of a finding's message template. */
 static void
 json_fingerprint(const struct kl_finding *f)
@@ -277,6 +341,11 @@ json_finding(const struct input *in, const struct kl_finding *f,
 	json_bool("line_cut",
 	    (f->flags & (KL_F_HEAD_CUT | KL_F_TAIL_CUT)) != 0);
 	json_fingerprint(f);
+	if (callsite_index() != NULL) {
+		struct kl_srcidx_match	r[CALLSITES_MAX];
+
+		json_callsites(r, callsite_find(f, r, CALLSITES_MAX));
+	}
 	fputs("}\n", stdout);
 }
 
@@ -467,6 +536,7 @@ json_summary(const struct totals *t)
 	fputs(*sep == '{' ? "{}" : "}", stdout);
 	json_u64("boots", t->boots);
 	json_disclosed(t->slides, t->disclosed);
+	json_srcidx_summary();
 	if (pj_extra != NULL)
 		pj_extra();
 	fputs("}\n", stdout);

@@ -34,6 +34,8 @@
 
 #include "kleakscan.h"
 
+#define REPORT_CALLSITES	4	/* call sites given per row */
+
 #define WIDTH_DEFAULT	80
 #define WIDTH_MIN	40
 #define WIDTH_MAX	4096
@@ -419,6 +421,37 @@ text_example(size_t w, const char *what, const struct kl_report_ex *e)
 	buf_free(&t);
 }
 
+/*
+ * The call sites of a row as a detail line: the best one, its function
+ * and conversion, and how many others matched.
+ */
+static void
+text_callsite(size_t w, const struct kl_report_row *r)
+{
+	const struct kl_srcidx	*x = callsite_index();
+	struct kl_srcidx_match	 m[REPORT_CALLSITES];
+	struct kl_srcidx_site	 s;
+	char			*file, *func;
+	size_t			 n;
+
+	if (x == NULL)
+		return;
+	n = callsite_row(r, m, REPORT_CALLSITES);
+	if (n == 0 || kl_srcidx_site(x, m[0].site, &s) != 0) {
+		detail(w, "callsite unknown");
+		return;
+	}
+	file = xstrdup(print_text_esc(&rp.esc, s.file, strlen(s.file)));
+	func = xstrdup(print_text_esc(&rp.esc, s.function,
+	    strlen(s.function)));
+	detail(w, "callsite %s:%" PRIu64 " %s%s%s%s", file, s.line,
+	    func[0] != '\0' ? func : "?", m[0].conversion[0] != '\0' ? " " :
+	    "", print_text_esc(&rp.esc, m[0].conversion,
+	    strlen(m[0].conversion)), n > 1 ? " (and other candidates)" : "");
+	free(file);
+	free(func);
+}
+
 /* The number of decimal digits of v. */
 static int
 digits(uint64_t v)
@@ -484,6 +517,7 @@ text_rows(struct kl_report_row **row, size_t n, const struct totals *tot)
 		else
 			detail(w, "likely %s%s", report_conversion(r),
 			    r->baselined ? "; baselined" : "");
+		text_callsite(w, r);
 		text_example(w, "first", &r->first);
 		text_example(w, "last ", &r->last);
 	}
@@ -569,12 +603,38 @@ report_json_example(const struct kl_report_ex *e)
 	buf_free(&t);
 }
 
-/* The call sites of a row: none known yet (--kernel-source fills it). */
+/*
+ * The call sites of a row, best first: null without --kernel-source or
+ * --printk-index, else a list (empty when none matched).
+ */
 static void
 json_callsite(const struct kl_report_row *r)
 {
-	(void)r;
-	fputs("null", stdout);
+	const struct kl_srcidx	*x = callsite_index();
+	struct kl_srcidx_match	 m[REPORT_CALLSITES];
+	struct kl_srcidx_site	 s;
+	size_t			 i, n;
+
+	if (x == NULL) {
+		fputs("null", stdout);
+		return;
+	}
+	n = callsite_row(r, m, REPORT_CALLSITES);
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		if (kl_srcidx_site(x, m[i].site, &s) != 0)
+			continue;
+		fputs(i > 0 ? ",{\"file\":" : "{\"file\":", stdout);
+		jcstr(s.file);
+		printf(",\"line\":%" PRIu64 ",\"function\":", s.line);
+		jcstr(s.function[0] != '\0' ? s.function : NULL);
+		fputs(",\"format\":", stdout);
+		report_json_str(s.format, s.formatlen);
+		fputs(",\"conversion\":", stdout);
+		jcstr(m[i].conversion);
+		printf(",\"exact\":%s}", s.exact ? "true" : "false");
+	}
+	putchar(']');
 }
 
 /* Write the regions of a mask as a JSON array. */

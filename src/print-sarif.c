@@ -14,6 +14,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@
 
 #define SARIF_SCHEMA	"https://json.schemastore.org/sarif-2.1.0.json"
 #define INFO_URI	"https://github.com/kleakscan/kleakscan"
+
+static void	log_location(const struct kl_report_row *);
 
 static struct buf	sf_a;
 static struct buf	sf_b;
@@ -256,14 +260,65 @@ rules_out(const struct srule *rules, size_t n)
 	}
 }
 
-/* Write the location of a row: its first example's line. */
+/*
+ * Write the location of a row: the call site in the kernel source when
+ * --kernel-source or --printk-index found one (relative to the tree,
+ * uriBaseId KERNELSRC; the log line then is a related location), else
+ * its first example's line.
+ */
 static void
 location(const struct kl_report_row *r)
+{
+	const struct kl_srcidx	*x = callsite_index();
+	struct kl_srcidx_match	 m[1];
+	struct kl_srcidx_site	 s;
+
+	if (x == NULL || callsite_row(r, m, 1) != 1 ||
+	    kl_srcidx_site(x, m[0].site, &s) != 0) {
+		fputs("\"locations\":[", stdout);
+		log_location(r);
+		putchar(']');
+		return;
+	}
+	fputs("\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
+	    "{\"uri\":", stdout);
+	suri(s.file[0] == '/' ? s.file + 1 : s.file);
+	printf(",\"uriBaseId\":\"KERNELSRC\"},\"region\":{\"startLine\":%"
+	    PRIu64 "}}", s.line > 0 ? s.line : 1);
+	if (s.function[0] != '\0') {
+		fputs(",\"logicalLocations\":[{\"name\":", stdout);
+		scstr(s.function);
+		fputs(",\"kind\":\"function\"}]", stdout);
+	}
+	fputs(",\"message\":{\"text\":", stdout);
+	{
+		char	*t;
+		size_t	 n = s.formatlen + 64;
+
+		t = xmalloc(n);
+		n = (size_t)snprintf(t, n, "printed by the format \"");
+		memcpy(t + n, s.format, s.formatlen);
+		n += s.formatlen;
+		memcpy(t + n, "\", ", 3);
+		n += 3;
+		n += (size_t)snprintf(t + n, 40, "conversion %s",
+		    m[0].conversion);
+		sstr(t, n);
+		free(t);
+	}
+	fputs("}}],\"relatedLocations\":[", stdout);
+	log_location(r);
+	putchar(']');
+}
+
+/* Write the first example's log line as a location object. */
+static void
+log_location(const struct kl_report_row *r)
 {
 	const struct kl_report_ex *e = &r->first;
 	size_t	i;
 
-	fputs("\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
+	fputs("{\"id\":0,\"physicalLocation\":{\"artifactLocation\":"
 	    "{\"uri\":", stdout);
 	suri(e->path != NULL ? e->path : "-");
 	printf("},\"region\":{\"startLine\":%" PRIu64 "}}", e->line > 0 ?
@@ -277,7 +332,7 @@ location(const struct kl_report_row *r)
 		}
 		fputs("]}", stdout);
 	}
-	fputs("}]", stdout);
+	putchar('}');
 }
 
 /* Write a JSON array of a set. */
@@ -368,6 +423,47 @@ result(const struct cli *cli, const struct kl_report_row *r, size_t rule,
 	fputs("]}}", stdout);
 }
 
+/*
+ * The run's originalUriBaseIds: KERNELSRC, the tree call sites are
+ * relative to (a directory as a file URI; a tarball only described).
+ */
+static void
+base_ids(const struct cli *cli)
+{
+	struct stat	sb;
+	char		*t;
+	size_t		 n;
+
+	if (callsite_index() == NULL || cli->kernel_source == NULL)
+		return;
+	fputs("\"originalUriBaseIds\":{\"KERNELSRC\":{", stdout);
+	if (stat(cli->kernel_source, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    (t = realpath(cli->kernel_source, NULL)) != NULL) {
+		const unsigned char *p;
+
+		fputs("\"uri\":\"file://", stdout);
+		for (p = (const unsigned char *)t; *p != '\0'; p++)
+			if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' &&
+			    *p <= 'z') || (*p >= '0' && *p <= '9') ||
+			    strchr("-._~/", *p) != NULL)
+				putchar(*p);
+			else
+				printf("%%%02X", *p);
+		fputs(t[1] != '\0' ? "/\"" : "\"", stdout);
+		free(t);
+	} else {
+		fputs("\"description\":{\"text\":", stdout);
+		n = strlen(cli->kernel_source) + 32;
+		t = xmalloc(n);
+		snprintf(t, n, "the top of the tree in %s",
+		    cli->kernel_source);
+		scstr(t);
+		free(t);
+		putchar('}');
+	}
+	fputs("}},", stdout);
+}
+
 /* Print the SARIF log of rows[0..n). */
 void
 sarif_print(const struct cli *cli, struct kl_report_row **row, size_t n,
@@ -387,7 +483,9 @@ sarif_print(const struct cli *cli, struct kl_report_row **row, size_t n,
 	    "\"informationUri\":\"%s\",\"rules\":[", SARIF_SCHEMA,
 	    PACKAGE_VERSION, INFO_URI);
 	rules_out(rules, nr);
-	printf("]}},\"invocations\":[{\"executionSuccessful\":%s}],"
+	fputs("]}},", stdout);
+	base_ids(cli);
+	printf("\"invocations\":[{\"executionSuccessful\":%s}],"
 	    "\"results\":[", t->errors == 0 ? "true" : "false");
 	for (i = 0; i < n; i++) {
 		if (i > 0)

@@ -450,6 +450,31 @@ stat_row(const char *indent, const char *name, uint64_t n)
 	printf("%s%-*s %" PRIu64 "\n", indent, w, name, n);
 }
 
+/* The --stats rows of --kernel-source and --printk-index. */
+static void
+srcidx_stats(void)
+{
+	const struct kl_srcidx		*x = callsite_index();
+	const struct kl_srcidx_stats	*st;
+
+	if (x == NULL)
+		return;
+	st = kl_srcidx_stats(x);
+	stat_row("", "call-sites", kl_srcidx_count(x));
+	stat_row("  ", "source-files", st->files);
+	stat_row("  ", "formats", st->formats);
+	stat_row("  ", "printk-index", st->pk_sites);
+	stat_row("  ", "skipped-binary", st->skip_binary);
+	stat_row("  ", "skipped-huge", st->skip_huge);
+	stat_row("  ", "skipped-unreadable", st->skip_unreadable);
+	stat_row("  ", "skipped-unterminated", st->skip_unterminated);
+	stat_row("  ", "skipped-macro", st->skip_macro);
+	stat_row("  ", "skipped-long", st->skip_long);
+	stat_row("  ", "no-key", st->skip_nokey);
+	stat_row("  ", "malformed-index-lines", st->pk_malformed);
+	stat_row("  ", "cached", (uint64_t)st->cached);
+}
+
 /* Print --stats after the results. */
 static void
 text_summary(const struct totals *t)
@@ -485,6 +510,7 @@ text_summary(const struct totals *t)
 			stat_row("  ", kl_region_name((enum kl_region)i),
 			    t->disclosed[i]);
 	stat_row("", "errors", t->errors);
+	srcidx_stats();
 }
 
 static const struct printer text_printer = {

@@ -88,6 +88,8 @@ for long in $(cat "$TMP/help.long"); do
 	system-map) arg==/dev/null ;;
 	system-map-dir) arg==/tmp ;;
 	leak-sources) arg==/dev/null ;;
+	kernel-source) arg==$TESTDATA/linux-6.1 ;;
+	printk-index) arg==/dev/null ;;
 	top) arg==3 ;;
 	baseline) arg==/dev/null ;;
 	*) arg= ;;
