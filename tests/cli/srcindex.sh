@@ -1,7 +1,7 @@
 #!/bin/sh
 # srcindex.sh - --kernel-source and --printk-index: the call sites of
 # real syzkaller findings (KASAN, kmemleak, lockdep, x86 register dumps)
-# in the real Linux 6.1 sources of tests/data/linux-6.1, read from the
+# in the real Linux 6.1 sources of tests/srcdata/linux-6.1, read from the
 # directory and from a tarball of it; the cache per tree (built, used,
 # rebuilt when damaged or when the tree changes); --report's rows (JSON,
 # text) and --sarif results located at their call sites; the printk index
@@ -12,7 +12,8 @@
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
 REPORT=$CORPUS/syzkaller/report
-TREE=$TESTDATA/linux-6.1
+SRCDATA=$TOPSRC/tests/srcdata
+TREE=$SRCDATA/linux-6.1
 PKIDX=$TESTDATA/printk-index-6.1.txt
 TARBALL=${KLEAK_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
 XDG_CACHE_HOME=$TMP/cache
@@ -116,7 +117,7 @@ is "$(sites "$TMP/t1.json" | grep -c ' mm/kasan/report.c:252 ') $(sites "$TMP/t2
     "1 0" "cache: the changed format no longer matches"
 
 # --- A tarball of the same tree, read in place. ---------------------------
-tar -C "$TESTDATA" -cJf "$TMP/linux-6.1.tar.xz" linux-6.1
+tar -C "$SRCDATA" -cJf "$TMP/linux-6.1.tar.xz" linux-6.1
 # shellcheck disable=SC2086
 "$KLEAKSCAN" --json --kernel-source "$TMP/linux-6.1.tar.xz" $INPUTS >"$TMP/tar.json"
 is "$(sites "$TMP/tar.json")" "$(sites "$TMP/dir.json")" \

@@ -4,7 +4,7 @@
  * escapes, enclosing functions, what is not a format), bad input
  * (binary, huge, unterminated, macros it cannot follow: counted, never
  * indexed), matching real syzkaller messages to the real Linux 6.1
- * sources in tests/data/linux-6.1 (file, line, function, conversion),
+ * sources in tests/srcdata/linux-6.1 (file, line, function, conversion),
  * the architecture and digit width picking between arm and arm64, the
  * printk index parser, and the cache (round trip, damage, stale key).
  */
@@ -27,7 +27,7 @@
 
 #include "kleak.h"
 
-#define TREE	TESTDATA "/linux-6.1"
+#define TREE	TESTDATA "/../srcdata/linux-6.1"
 #define PKIDX	TESTDATA "/printk-index-6.1.txt"
 
 /* An index of one source text. */
