@@ -217,6 +217,8 @@ static void
 json_finding(const struct input *in, const struct kl_finding *f,
     const char *sym)
 {
+	const char	*who, *why;
+
 	json_type("finding");
 	json_path(in);
 	json_u64("line", f->line);
@@ -264,6 +266,12 @@ json_finding(const struct input *in, const struct kl_finding *f,
 	json_u64("line_column", f->lcol);
 	json_bool("line_cut",
 	    (f->flags & (KL_F_HEAD_CUT | KL_F_TAIL_CUT)) != 0);
+	if ((who = live_who(in, f, &why)) != NULL) {
+		json_key("readable_by");
+		json_cstr(who);
+		json_key("readable_reason");
+		json_cstr(why);
+	}
 	fputs("}\n", stdout);
 }
 

@@ -87,6 +87,9 @@ for long in $(cat "$TMP/help.long"); do
 	system-map) arg==/dev/null ;;
 	system-map-dir) arg==/tmp ;;
 	leak-sources) arg==/dev/null ;;
+	live-root) arg==/tmp ;;
+	live-user) arg==nobody ;;
+	live-timeout) arg==10 ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then
