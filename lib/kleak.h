@@ -857,6 +857,18 @@ void		 kl_leakmatch_free(struct kl_leakmatch *);
 int		 kl_leak_match(struct kl_leakmatch *, const uint8_t *, size_t,
 		     struct kl_leak_hit *, size_t);
 
+/* live.c: files of live and captured systems */
+struct kl_symrange {
+	uint64_t	 lo, hi;	/* lowest and highest kernel symbol */
+	uint64_t	 text;		/* _text, when have_text */
+	int		 have_text;
+	size_t		 n;		/* kernel symbols seen */
+};
+size_t		 kl_live_mask(char *, size_t);
+size_t		 kl_live_symrange(const char *, size_t, unsigned,
+		     struct kl_symrange *);
+const char	*kl_live_relpath(const char *);
+
 /* error.c */
 void		 kl_error_set(struct kl_error *, enum kl_errcode, int,
 		     const char *, ...) KL_PRINTFLIKE(4, 5);

@@ -793,64 +793,6 @@ raw_lines(const char *p, size_t n, struct buf *out)
 	}
 }
 
-/* The length of the hex-digit run at p (at most n). */
-static size_t
-hexlen(const char *p, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n && ishex((unsigned char)p[i]); i++)
-		;
-	return (i);
-}
-
-/*
- * Zero what leaking_addresses.pl knows for masks, not addresses: signal
- * masks of /proc/PID/status, and bitmaps printed as a short word then
- * 16-digit words (input device capabilities, KEY=).
- */
-static void
-mask_bitmaps(char *p, size_t n)
-{
-	static const char *const sig[] = {
-		"SigBlk:", "SigIgn:", "SigCgt:", "SigPnd:", "ShdPnd:", NULL
-	};
-	char	*l, *e, *end = p + n, *s, *w;
-	size_t	 i, k, words;
-
-	for (l = p; l < end; l = e + 1) {
-		if ((e = memchr(l, '\n', (size_t)(end - l))) == NULL)
-			e = end;
-		for (i = 0; sig[i] != NULL; i++)
-			if ((size_t)(e - l) >= strlen(sig[i]) &&
-			    memcmp(l, sig[i], strlen(sig[i])) == 0)
-				break;
-		if (sig[i] != NULL) {
-			for (s = l; s < e; s++)
-				if (ishex((unsigned char)*s) && s > l + 6)
-					*s = '0';
-			continue;
-		}
-		for (s = l; s < e; s++) {
-			if (!ishex((unsigned char)*s) || (s > l &&
-			    ishex((unsigned char)s[-1])))
-				continue;
-			k = hexlen(s, (size_t)(e - s));
-			if (k == 0 || k >= 16)
-				continue;
-			/* A short word, then 16-digit words. */
-			for (w = s + k, words = 1; w + 17 <= e && *w == ' ' &&
-			    hexlen(w + 1, (size_t)(e - w - 1)) == 16; w += 17)
-				words++;
-			if (words < 3)
-				continue;
-			for (; s < w; s++)
-				if (*s != ' ')
-					*s = '0';
-		}
-	}
-}
-
 /* Audit one file's bytes: the scanner sees text, or raw addresses. */
 static void
 audit_bytes(const char *name, char *p, size_t len, char *u, size_t ulen)
@@ -872,7 +814,7 @@ audit_bytes(const char *name, char *p, size_t len, char *u, size_t ulen)
 	}
 	if (!has_hexrun(p, len))
 		return;
-	mask_bitmaps(p, len);
+	(void)kl_live_mask(p, len);
 	if (u != NULL)
 		collect_vals(u, ulen);
 	scan_bytes(name, p, len);
@@ -1262,46 +1204,16 @@ fact_int(const char *path)
 	return (v);
 }
 
-/* The lowest and highest kernel symbol and _text of a kallsyms text. */
-static int
-syms_range(const char *p, size_t n, uint64_t *lo, uint64_t *hi,
-    uint64_t *text, int *have_text)
-{
-	const char	*e, *end = p + n;
-	char		*q;
-	uint64_t	 v;
-	int		 any = 0;
-
-	*have_text = 0;
-	for (; p < end; p = e + 1) {
-		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			e = end;
-		v = strtoull(p, &q, 16);
-		if (q == p || v == 0 || (sizeof(void *) == 8 && !(v >> 63)) ||
-		    (sizeof(void *) == 4 && v < 0x80000000u))
-			continue;
-		if (!any || v < *lo)
-			*lo = v;
-		if (!any || v > *hi)
-			*hi = v;
-		any = 1;
-		if (e - q >= 8 && memcmp(e - 6, " _text", 6) == 0) {
-			*text = v;
-			*have_text = 1;
-		}
-	}
-	return (any);
-}
-
 /* _text of a System.map file (raw or in b), into *v; 0 when found. */
 static int
 map_text(const char *p, size_t n, uint64_t *v)
 {
-	uint64_t	lo, hi;
-	int		have;
+	struct kl_symrange	r;
 
-	if (!syms_range(p, n, &lo, &hi, v, &have) || !have)
+	if (kl_live_symrange(p, n, 8 * sizeof(void *), &r) == 0 ||
+	    !r.have_text)
 		return (-1);
+	*v = r.text;
 	return (0);
 }
 
@@ -1428,8 +1340,7 @@ learn_symbols(void)
 	struct facts		*fx = &lv.fx;
 	static struct rdata	 a, u;
 	struct buf		 b;
-	uint64_t		 lo, hi, t;
-	int			 ht;
+	struct kl_symrange	 r;
 
 	memset(&b, 0, sizeof(b));
 	if (lv.root == NULL) {
@@ -1438,9 +1349,14 @@ learn_symbols(void)
 			buf_add(&b, a.p, (size_t)a.h.len);
 	} else
 		(void)fact_get("/proc/kallsyms", &b);
-	if (b.len > 0 && syms_range(b.p, b.len, &fx->lo, &fx->hi,
-	    &fx->text, &fx->have_text))
+	if (b.len > 0 && kl_live_symrange(b.p, b.len, 8 * sizeof(void *),
+	    &r) > 0) {
 		fx->have_syms = 1;
+		fx->lo = r.lo;
+		fx->hi = r.hi;
+		fx->text = r.text;
+		fx->have_text = r.have_text;
+	}
 	if (lv.root == NULL && fx->have_syms) {
 		fx->kallsyms_known = 1;
 		if (!lv.asroot)
@@ -1448,8 +1364,8 @@ learn_symbols(void)
 		else {
 			rd_ask(&lv.unpriv, RK_FILE, "/proc/kallsyms", &u);
 			fx->kallsyms_everyone = u.ok && u.h.err == 0 &&
-			    syms_range(u.p, (size_t)u.h.len, &lo, &hi, &t,
-			    &ht);
+			    kl_live_symrange(u.p, (size_t)u.h.len,
+			    8 * sizeof(void *), &r) > 0;
 		}
 	}
 	/* The map: the first --system-map, else System.map-RELEASE. */
@@ -1708,29 +1624,6 @@ live_finish(const struct cli *cli)
 	print_squash();
 }
 
-/* The path of an archive member relative to the captured root, or NULL. */
-static const char *
-arc_rel(const char *p)
-{
-	static const char *const tops[] = {
-		"proc/", "sys/", "var/", "boot/", "sos_commands/", NULL
-	};
-	const char	*s;
-	size_t		 i;
-
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	while (*p == '/')
-		p++;
-	for (i = 0; tops[i] != NULL; i++)
-		if (strncmp(p, tops[i], strlen(tops[i])) == 0)
-			return (p);
-	/* sosreport-HOST-DATE/..., scc_HOST_DATE/...: one top directory. */
-	if ((s = strchr(p, '/')) == NULL)
-		return (NULL);
-	return (s + 1);
-}
-
 /* Open the captured archive; NULL (and an error) when it cannot be. */
 static struct archive *
 arc_open(void)
@@ -1794,7 +1687,7 @@ arc_facts(void)
 	while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    rc == ARCHIVE_WARN) {
 		if (archive_entry_filetype(e) != AE_IFREG ||
-		    (rel = arc_rel(archive_entry_pathname(e))) == NULL)
+		    (rel = kl_live_relpath(archive_entry_pathname(e))) == NULL)
 			continue;
 		snprintf(sys, sizeof(sys), "/%s", rel);
 		if (strncmp(rel, "boot/System.map-", 16) == 0 &&
@@ -1851,7 +1744,7 @@ arc_walk(void)
 		return;
 	while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    rc == ARCHIVE_WARN) {
-		if ((rel = arc_rel(archive_entry_pathname(e))) == NULL ||
+		if ((rel = kl_live_relpath(archive_entry_pathname(e))) == NULL ||
 		    *rel == '\0')
 			continue;
 		n = strlen(rel);
