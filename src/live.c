@@ -570,7 +570,8 @@ collect_vals(const char *p, size_t n)
 		}
 		lv.vals[lv.nvals++] = v;
 	}
-	qsort(lv.vals, lv.nvals, sizeof(*lv.vals), u64cmp);
+	if (lv.nvals > 1)
+		qsort(lv.vals, lv.nvals, sizeof(*lv.vals), u64cmp);
 }
 
 /* Does the unprivileged view hold v? */
@@ -1591,7 +1592,8 @@ print_squash(void)
 	    (!lv.cli->squash_by_path && !lv.cli->squash_by_filename))
 		return;
 	by = lv.cli->squash_by_filename ? "filename" : "path";
-	qsort(lv.sq, lv.nsq, sizeof(*lv.sq), sqcmp);
+	if (lv.nsq > 1)
+		qsort(lv.sq, lv.nsq, sizeof(*lv.sq), sqcmp);
 	for (i = 0; i < lv.nsq; i++) {
 		if (lv.cli->json) {
 			printf("{\"type\":\"squash\",\"by\":\"%s\",\"key\":",
