@@ -1,5 +1,5 @@
 #!/bin/sh
-# live.sh - --live-root on a captured tree (tests/data/live-root) and on
+# live.sh - --live-root on a captured tree (tests/live-root) and on
 # the same tree as a sosreport-like archive, --redact of that archive,
 # --squash-by-*, and --live on this machine as root and as an
 # unprivileged user.  The live runs assert completion, counts and the
@@ -7,7 +7,13 @@
 
 . "$(dirname "$0")/tap.sh"
 
-ROOT=$TESTDATA/live-root
+# The tree, with the symlinks a copy of /proc has (made here: make dist
+# would follow them): an absolute one, never followed out of the root,
+# and a relative one.
+ROOT=$TMP/live-root
+cp -R "$TOPSRC/tests/live-root" "$ROOT"
+ln -s /proc/1 "$ROOT/proc/self"
+ln -s 1 "$ROOT/proc/thread-self"
 
 # The findings of a text run: name:line:column: region value.
 fields() {
@@ -90,7 +96,7 @@ is "$(grep '^\[' "$TMP/out")" '[10 /proc/kallsyms] ffffffff85200000 T startup_64
 [1 path-names] /sys/kernel/debug/example/ffffffff85563fa0
 [1 sos_commands/kernel/dmesg] [    5.222317] Kernel Offset: 0x4200000 from 0xffffffff81000000 (relocation range: 0xffffffff80000000-0xffffffffbfffffff)' \
     "--squash-by-path"
-run --squash-by-filename "$ROOT/proc/kallsyms" "$ROOT/sos_commands/kernel/dmesg"
+run --squash-by-filename "$TOPSRC/tests/live-root/proc/kallsyms" "$ROOT/sos_commands/kernel/dmesg"
 is "$(grep '^\[' "$TMP/out" | cut -c1-20)" '[10 kallsyms] ffffff
 [1 dmesg] [    5.222' "--squash-by-filename works on plain inputs too"
 

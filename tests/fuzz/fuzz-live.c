@@ -10,7 +10,7 @@
  * does not start with '/' or "./", and is not empty.  A broken invariant
  * aborts.
  *
- * Seeds (corpus/live/): the files of tests/data/live-root (kallsyms of
+ * Seeds (corpus/live/): the files of tests/live-root (kallsyms of
  * the corpus boot, proc/1/status with its signal masks, the dmesg), a
  * KEY= bitmap line in the format of /proc/bus/input/devices, and a list
  * of sosreport member names.
