@@ -110,6 +110,7 @@ struct facts {
 	int		 no_hash_pointers;	/* -1 unknown */
 	char		 lockdown[64];
 	int		 vbits;			/* cpuinfo virtual bits, 0 */
+	int		 la57;			/* 1: flag la57, 0: not, -1 */
 	enum kl_arch_id	 arch;
 	/* The symbol table (privileged kallsyms, else a map). */
 	int		 have_syms;
@@ -1220,7 +1221,7 @@ map_text(const char *p, size_t n, uint64_t *v)
 
 /* The architecture profile of a uname machine name. */
 static enum kl_arch_id
-machine_arch(const char *m, int vbits)
+machine_arch(const char *m, int la57)
 {
 	static const struct {
 		const char	*m;
@@ -1238,7 +1239,7 @@ machine_arch(const char *m, int vbits)
 	enum kl_arch_id	id;
 	size_t		i;
 
-	if (strcmp(m, "x86_64") == 0 && vbits == 57 &&
+	if (strcmp(m, "x86_64") == 0 && la57 == 1 &&
 	    kl_arch_parse("x86_64-l5", &id) == 0)
 		return (id);
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
@@ -1303,6 +1304,19 @@ learn_facts(void)
 	if (fact_get("/proc/cpuinfo", &b) == 0 &&
 	    (s = strstr(b.p, "bits physical, ")) != NULL)
 		fx->vbits = atoi(s + strlen("bits physical, "));
+	/* x86 clears the la57 flag unless 5-level paging is on. */
+	fx->la57 = -1;
+	if (fact_get("/proc/cpuinfo", &b) == 0 &&
+	    (s = strstr(b.p, "\nflags")) != NULL) {
+		e = strchr(s + 1, '\n');
+		fx->la57 = 0;
+		for (s = strstr(s, " la57"); s != NULL && (e == NULL || s < e);
+		    s = strstr(s + 1, " la57"))
+			if (s[5] == ' ' || s[5] == '\n' || s[5] == '\0') {
+				fx->la57 = 1;
+				break;
+			}
+	}
 	if (lv.root == NULL && uname(&un) == 0) {
 		snprintf(fx->machine, sizeof(fx->machine), "%s", un.machine);
 		snprintf(fx->release, sizeof(fx->release), "%s", un.release);
@@ -1330,7 +1344,7 @@ learn_facts(void)
 				    sizeof(fx->release));
 		}
 	}
-	fx->arch = machine_arch(fx->machine, fx->vbits);
+	fx->arch = machine_arch(fx->machine, fx->la57);
 	buf_free(&b);
 }
 
@@ -1453,6 +1467,9 @@ print_verdict(void)
 			printf("%d", fx->vbits);
 		else
 			fputs("null", stdout);
+		printf(",\"paging\":");
+		json_s(strcmp(fx->machine, "x86_64") != 0 || fx->la57 < 0 ?
+		    NULL : fx->la57 ? "5-level" : "4-level");
 		printf(",\"facts\":{");
 	} else {
 		printf("live: system %s, %s (%s), release %s",
@@ -1462,8 +1479,10 @@ print_verdict(void)
 		    "profile unknown",
 		    fx->release[0] != '\0' ? fx->release : "unknown");
 		if (fx->vbits > 0)
-			printf(", %d-bit virtual addresses (%s paging)",
-			    fx->vbits, fx->vbits > 48 ? "5-level" : "4-level");
+			printf(", %d-bit virtual addresses", fx->vbits);
+		if (strcmp(fx->machine, "x86_64") == 0 && fx->la57 >= 0)
+			printf(", %s paging", fx->la57 ? "5-level" :
+			    "4-level");
 		putchar('\n');
 	}
 	snprintf(v, sizeof(v), "%d", fx->kptr_restrict);
