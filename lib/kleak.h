@@ -1086,6 +1086,18 @@ int		 kl_report_read(struct kl_report *, const uint8_t *, size_t,
 int		 kl_report_cmp(const struct kl_report_row *,
 		     const struct kl_report_row *);
 
+/* live.c: files of live and captured systems */
+struct kl_symrange {
+	uint64_t	 lo, hi;	/* lowest and highest kernel symbol */
+	uint64_t	 text;		/* _text, when have_text */
+	int		 have_text;
+	size_t		 n;		/* kernel symbols seen */
+};
+size_t		 kl_live_mask(char *, size_t);
+size_t		 kl_live_symrange(const char *, size_t, unsigned,
+		     struct kl_symrange *);
+const char	*kl_live_relpath(const char *);
+
 /* error.c */
 void		 kl_error_set(struct kl_error *, enum kl_errcode, int,
 		     const char *, ...) KL_PRINTFLIKE(4, 5);

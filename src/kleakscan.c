@@ -245,6 +245,8 @@ lib_msg(const struct kl_error *err)
 static void
 print_finding(const struct kl_finding *f, const char *sym)
 {
+	if (live_squash(run.cur, f, sym))
+		return;
 	run.pr->finding(run.cur, f, sym);
 	out_check();
 }
@@ -377,7 +379,8 @@ on_finding(void *arg, const struct kl_finding *f)
 		return (0);
 	}
 	in->leaks++;
-	r->leaked = 1;
+	if (live_counts(f))	/* --live: what an unprivileged user reads */
+		r->leaked = 1;
 	verdict_value(f);
 	if (r->cli->quiet) {
 		r->stop = STOP_ALL;
@@ -1194,7 +1197,8 @@ jobs_count(const struct cli *cli)
 {
 	long	n;
 
-	if (cli->redact)
+	if (cli->redact || cli->live || cli->live_root != NULL ||
+	    cli->squash_by_path || cli->squash_by_filename)
 		return (1);
 	if (cli->jobs != 0)
 		return (cli->jobs);
@@ -1219,10 +1223,19 @@ show_names(const struct cli *cli)
 {
 	if (cli->filename >= 0)
 		return (cli->filename);
+	if (cli->live || cli->live_root != NULL)
+		return (1);
 	if (cli->noperands > 1 || cli->files_from != NULL)
 		return (1);
 	return (cli->noperands == 1 && strcmp(cli->operands[0], "-") != 0 &&
 	    is_dir(cli->operands[0]));
+}
+
+/* live.c: scan the bytes of a live or captured file, named name. */
+static int
+live_scan(const char *name, int fd)
+{
+	return (scan_input(name, NULL, fd, 0));
 }
 
 /* Scan every operand, the --files-from list, or stdin. */
@@ -1237,6 +1250,10 @@ scan_all(const struct cli *cli)
 	cb.walked = on_walked;
 	cb.error = on_error;
 	stop = 0;
+	if (cli->live || cli->live_root != NULL) {
+		live_run(cli, live_scan);
+		return;
+	}
 	for (i = 0; !stop && i < cli->noperands; i++) {
 		if (strcmp(cli->operands[i], "-") == 0)
 			stop = scan_stdin();
@@ -1275,7 +1292,7 @@ main(int argc, char **argv)
 		finish(options_list_arches(&cli));
 
 	if (cli.noperands == 0 && cli.files_from == NULL &&
-	    isatty(STDIN_FILENO))
+	    !cli.live && cli.live_root == NULL && isatty(STDIN_FILENO))
 		log_usage("no input: give a FILE, a DIR, or - for standard "
 		    "input");
 	if (cli.files_from != NULL && strcmp(cli.files_from, "-") == 0)
@@ -1292,6 +1309,7 @@ main(int argc, char **argv)
 		run.pr = &null_printer;
 		rewrite_init(&cli);
 	}
+	live_prepare(&cli);	/* the live system's arch and map */
 	memset(&err, 0, sizeof(err));
 	if ((run.engine = kl_engine_new(&cli.kl, &err)) == NULL)
 		log_fatal("cannot set up the scanner: %s", lib_msg(&err));
@@ -1335,6 +1353,8 @@ main(int argc, char **argv)
 		out_check();
 		finish(exit_status());
 	}
+	if (!cli.live && cli.live_root == NULL && !cli.quiet)
+		live_finish(&cli);
 	if (!cli.quiet) {
 		run.pr->summary(&run.tot);
 		out_check();

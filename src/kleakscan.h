@@ -95,6 +95,15 @@ struct cli {
 	/* Resolved after parsing. */
 	int			 show_names;
 	int			 use_color;
+
+	/* --live, --live-root (live.c). */
+	int			 live;		/* --live */
+	const char		*live_root;	/* --live-root */
+	const char		*live_user;	/* --live-user */
+	int			 live_privileged;
+	unsigned		 live_timeout;	/* seconds, 0: none */
+	int			 squash_by_path;
+	int			 squash_by_filename;
 };
 
 /*
@@ -276,6 +285,16 @@ void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);
 void		 options_version(const struct cli *);
 int		 options_list_arches(const struct cli *);
+
+/* live.c */
+void		 live_prepare(struct cli *);
+void		 live_run(const struct cli *, int (*)(const char *, int));
+void		 live_finish(const struct cli *);
+const char	*live_who(const struct input *, const struct kl_finding *,
+		     const char **);
+int		 live_counts(const struct kl_finding *);
+int		 live_squash(const struct input *, const struct kl_finding *,
+		     const char *);
 
 /* walk.c */
 int		 walk_operand(const struct walk_cb *, const char *);

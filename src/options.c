@@ -54,6 +54,13 @@ enum {
 	OPT_SARIF,
 	OPT_SHOW_ADDRESSES,
 	OPT_BASELINE,
+	OPT_LIVE,
+	OPT_LIVE_ROOT,
+	OPT_LIVE_USER,
+	OPT_LIVE_PRIVILEGED,
+	OPT_LIVE_TIMEOUT,
+	OPT_SQUASH_BY_PATH,
+	OPT_SQUASH_BY_FILENAME,
 };
 
 /* One option: parsing and --help in one place; name NULL is a heading. */
@@ -171,6 +178,21 @@ static const struct optdef optdefs[] = {
 	    "index this kernel tree or tarball (cached)" },
 	{ "printk-index", required_argument, OPT_PRINTK_INDEX, "FILE",
 	    "exact call sites from debugfs printk/index" },
+	{ NULL, 0, 0, NULL, "Live and captured systems:" },
+	{ "live", no_argument, OPT_LIVE, NULL,
+	    "audit this system: kernel log, /proc, /sys" },
+	{ "live-root", required_argument, OPT_LIVE_ROOT, "DIR|ARCHIVE",
+	    "audit a captured system (copy, sosreport)" },
+	{ "live-user", required_argument, OPT_LIVE_USER, "USER",
+	    "as root, also read as USER (nobody)" },
+	{ "live-privileged", no_argument, OPT_LIVE_PRIVILEGED, NULL,
+	    "exit status counts what root reads too" },
+	{ "live-timeout", required_argument, OPT_LIVE_TIMEOUT, "SECS",
+	    "stop the audit after SECS seconds (600, 0: none)" },
+	{ "squash-by-path", no_argument, OPT_SQUASH_BY_PATH, NULL,
+	    "one line per input: count and first line" },
+	{ "squash-by-filename", no_argument, OPT_SQUASH_BY_FILENAME, NULL,
+	    "one line per file name: count and first line" },
 	{ NULL, 0, 0, NULL, "Other:" },
 	{ "version", no_argument, 'V', NULL,
 	    "print the version, PCRE2 version and JIT state" },
@@ -428,6 +450,15 @@ options_finish(struct cli *cli)
 		/* The rewriter decides on suppressed tokens too (level 3). */
 		cli->kl.suppressed = 1;
 	}
+	if (cli->live && cli->live_root != NULL)
+		log_usage("--live and --live-root: give one");
+	if ((cli->live || cli->live_root != NULL) && (cli->redact ||
+	    cli->noperands > 0 || cli->files_from != NULL))
+		log_usage("--live and --live-root take no inputs and cannot "
+		    "be used with --redact");
+	if (cli->squash_by_path && cli->squash_by_filename)
+		log_usage("--squash-by-path and --squash-by-filename: give "
+		    "one");
 
 	if (cli->sarif)
 		cli->report = 1;
@@ -521,6 +552,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 	cli->limits.max_depth = MAX_DEPTH_DEFAULT;
 	cli->ropt.level = 2;
 	cli->ropt.style = KL_REDACT_ZERO;
+	cli->live_timeout = 600;
 
 	options_tables(lo, so);
 	opterr = 0;
@@ -724,6 +756,30 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_BASELINE:
 			cli->baseline = optarg;
+			break;
+		case OPT_LIVE:
+			cli->live = 1;
+			break;
+		case OPT_LIVE_ROOT:
+			cli->live_root = optarg;
+			break;
+		case OPT_LIVE_USER:
+			cli->live_user = optarg;
+			break;
+		case OPT_LIVE_PRIVILEGED:
+			cli->live_privileged = 1;
+			break;
+		case OPT_LIVE_TIMEOUT:
+			if (parse_u64(optarg, 10, &v) == -1 || v > 86400)
+				log_usage("invalid --live-timeout '%s'",
+				    optarg);
+			cli->live_timeout = (unsigned)v;
+			break;
+		case OPT_SQUASH_BY_PATH:
+			cli->squash_by_path = 1;
+			break;
+		case OPT_SQUASH_BY_FILENAME:
+			cli->squash_by_filename = 1;
 			break;
 		case ':':
 			if (is_long(argv[optind - 1]))

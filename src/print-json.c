@@ -293,6 +293,8 @@ static void
 json_finding(const struct input *in, const struct kl_finding *f,
     const char *sym)
 {
+	const char	*who, *why;
+
 	json_type("finding");
 	json_path(in);
 	json_u64("line", f->line);
@@ -345,6 +347,12 @@ json_finding(const struct input *in, const struct kl_finding *f,
 		struct kl_srcidx_match	r[CALLSITES_MAX];
 
 		json_callsites(r, callsite_find(f, r, CALLSITES_MAX));
+	}
+	if ((who = live_who(in, f, &why)) != NULL) {
+		json_key("readable_by");
+		json_cstr(who);
+		json_key("readable_reason");
+		json_cstr(why);
 	}
 	fputs("}\n", stdout);
 }

@@ -233,7 +233,7 @@ static void
 text_finding(const struct input *in, const struct kl_finding *f,
     const char *sym)
 {
-	const char	*sgr;
+	const char	*sgr, *who, *why;
 	char		 what[128];
 
 	if (show_name(in)) {
@@ -281,6 +281,9 @@ text_finding(const struct input *in, const struct kl_finding *f,
 	}
 	if (f->flags & KL_F_UNHASHED)
 		fputs(" [unhashed]", stdout);
+	if ((who = live_who(in, f, &why)) != NULL)
+		printf(" [%s%s%s]", who, why != NULL ? ": " : "",
+		    why != NULL ? why : "");
 	fputs("  ", stdout);
 	if (f->flags & KL_F_HEAD_CUT)
 		fputs("...", stdout);

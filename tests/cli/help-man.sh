@@ -88,10 +88,13 @@ for long in $(cat "$TMP/help.long"); do
 	system-map) arg==/dev/null ;;
 	system-map-dir) arg==/tmp ;;
 	leak-sources) arg==/dev/null ;;
-	kernel-source) arg==$TESTDATA/linux-6.1 ;;
+	kernel-source) arg==$TOPSRC/tests/srcdata/linux-6.1 ;;
 	printk-index) arg==/dev/null ;;
 	top) arg==3 ;;
 	baseline) arg==/dev/null ;;
+	live-root) arg==/tmp ;;
+	live-user) arg==nobody ;;
+	live-timeout) arg==10 ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then

@@ -1,0 +1,173 @@
+/*
+ * live.c - the library side of --live and --live-root: what a file of a
+ * live or captured system says that is not an address (signal masks,
+ * bitmaps), the symbol range of a kallsyms text, and where a member of a
+ * captured archive sits in the system it came from.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kleak.h"
+
+/* Is c a hex digit? */
+static int
+ishex(int c)
+{
+	return ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F'));
+}
+
+/* The length of the hex-digit run at p (at most n). */
+static size_t
+hexlen(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n && ishex((unsigned char)p[i]); i++)
+		;
+	return (i);
+}
+
+/*
+ * Zero, in place, what leaking_addresses.pl knows for masks and not
+ * addresses: the signal masks of /proc/PID/status (SigBlk:, SigIgn:,
+ * SigCgt:, SigPnd:, ShdPnd:) and bitmaps printed as a short hex word then
+ * two or more 16-digit words (input capabilities, KEY=).  Only hex
+ * digits change, each to '0'; returns the number of lines changed.
+ */
+size_t
+kl_live_mask(char *p, size_t n)
+{
+	static const char *const sig[] = {
+		"SigBlk:", "SigIgn:", "SigCgt:", "SigPnd:", "ShdPnd:", NULL
+	};
+	char	*l, *e, *end = p + n, *s, *w;
+	size_t	 i, k, words, changed = 0;
+	int	 hit;
+
+	for (l = p; l < end; l = e + 1) {
+		if ((e = memchr(l, '\n', (size_t)(end - l))) == NULL)
+			e = end;
+		for (i = 0; sig[i] != NULL; i++)
+			if ((size_t)(e - l) >= strlen(sig[i]) &&
+			    memcmp(l, sig[i], strlen(sig[i])) == 0)
+				break;
+		if (sig[i] != NULL) {
+			for (s = l + strlen(sig[i]); s < e; s++)
+				if (ishex((unsigned char)*s))
+					*s = '0';
+			changed++;
+			continue;
+		}
+		hit = 0;
+		for (s = l; s < e; s++) {
+			if (!ishex((unsigned char)*s) || (s > l &&
+			    ishex((unsigned char)s[-1])))
+				continue;
+			k = hexlen(s, (size_t)(e - s));
+			if (k >= 16)
+				continue;
+			/* A short word, then 16-digit words. */
+			for (w = s + k, words = 1; e - w >= 17 && *w == ' ' &&
+			    hexlen(w + 1, (size_t)(e - w - 1)) == 16 &&
+			    (e - w == 17 || !ishex((unsigned char)w[17]));
+			    w += 17)
+				words++;
+			if (words < 3)
+				continue;
+			for (; s < w; s++)
+				if (*s != ' ')
+					*s = '0';
+			s--;
+			hit = 1;
+		}
+		changed += hit;
+	}
+	return (changed);
+}
+
+/*
+ * The range of kernel symbols of a kallsyms (or System.map) text and its
+ * _text, for a kernel of the given bits (32 or 64): values with the top
+ * bit set only (per-CPU offsets and zeros are not addresses).  Returns
+ * the number of such symbols.
+ */
+size_t
+kl_live_symrange(const char *p, size_t n, unsigned bits,
+    struct kl_symrange *r)
+{
+	const char	*e, *end = p + n, *q;
+	uint64_t	 v, top;
+	size_t		 k;
+
+	memset(r, 0, sizeof(*r));
+	top = bits == 32 ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
+	for (; p < end; p = e + 1) {
+		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			e = end;
+		k = hexlen(p, (size_t)(e - p));
+		if (k == 0 || k > bits / 4 || p + k >= e || p[k] != ' ')
+			continue;
+		for (v = 0, q = p; q < p + k; q++)
+			v = v << 4 | (uint64_t)(*q <= '9' ? *q - '0' :
+			    (*q | 0x20) - 'a' + 10);
+		if (v < top || (bits == 32 && v > UINT64_C(0xffffffff)))
+			continue;
+		if (r->n == 0 || v < r->lo)
+			r->lo = v;
+		if (r->n == 0 || v > r->hi)
+			r->hi = v;
+		r->n++;
+		/* "ADDR T _text" */
+		if (e - p >= (ptrdiff_t)k + 8 && memcmp(e - 6, " _text", 6) ==
+		    0 && e[-7] != ' ') {
+			r->text = v;
+			r->have_text = 1;
+		}
+	}
+	return (r->n);
+}
+
+/*
+ * Where a member of a captured archive sits, relative to the captured
+ * system's root: "proc/...", "sys/...", "var/...", "boot/...",
+ * "sos_commands/..." as they are, else with the one top directory
+ * (sosreport-HOST-DATE/, scc_HOST_DATE/) taken off.  Leading "./" and
+ * "/" go.  NULL when the member is the top directory itself.
+ */
+/* p without leading "./" and "/". */
+static const char *
+skip_dots(const char *p)
+{
+	for (;;) {
+		if (p[0] == '.' && p[1] == '/')
+			p += 2;
+		else if (p[0] == '/')
+			p++;
+		else
+			return (p);
+	}
+}
+
+const char *
+kl_live_relpath(const char *p)
+{
+	static const char *const tops[] = {
+		"proc/", "sys/", "var/", "boot/", "sos_commands/", NULL
+	};
+	const char	*s;
+	size_t		 i;
+
+	p = skip_dots(p);
+	for (i = 0; tops[i] != NULL; i++)
+		if (strncmp(p, tops[i], strlen(tops[i])) == 0)
+			return (p);
+	if ((s = strchr(p, '/')) == NULL)
+		return (NULL);
+	s = skip_dots(s + 1);
+	return (*s != '\0' ? s : NULL);
+}

@@ -1,0 +1,210 @@
+#!/bin/sh
+# live.sh - --live-root on a captured tree (tests/live-root) and on
+# the same tree as a sosreport-like archive, --redact of that archive,
+# --squash-by-*, and --live on this machine as root and as an
+# unprivileged user.  The live runs assert completion, counts and the
+# readable_by field only: they never print this machine's addresses.
+
+. "$(dirname "$0")/tap.sh"
+
+# The tree, with the symlinks a copy of /proc has (made here: make dist
+# would follow them): an absolute one, never followed out of the root,
+# and a relative one.
+ROOT=$TMP/live-root
+cp -R "$TOPSRC/tests/live-root" "$ROOT"
+ln -s /proc/1 "$ROOT/proc/self"
+ln -s 1 "$ROOT/proc/thread-self"
+
+# The findings of a text run: name:line:column: region value.
+fields() {
+	sed -n 's/^\([^ ]*\) \([a-z-]*\) \([a-z]*\) \(0x[0-9a-f]*\).*/\1 \2 \4/p' \
+	    "$1"
+}
+
+# What the captured tree holds: kallsyms lines of the corpus boot, a raw
+# address in a binary sysfs file, the Kernel Offset line of its log and
+# a path name.  Not: the signal mask of /proc/1/status, /proc/2 (one
+# /proc/PID is walked), /proc/kcore and trace_pipe (skipped).
+want='/proc/kallsyms:1:1: text 0xffffffff85200000
+/proc/kallsyms:2:1: text 0xffffffff85200000
+/proc/kallsyms:3:1: text 0xffffffff85200000
+/proc/kallsyms:4:1: text 0xffffffff85563fa0
+/proc/kallsyms:5:1: text 0xffffffff85564470
+/proc/kallsyms:6:1: text 0xffffffff85890910
+/proc/kallsyms:7:1: text 0xffffffff85c01cb0
+/proc/kallsyms:8:1: text 0xffffffff86001d32
+/proc/kallsyms:9:1: text 0xffffffff86c00000
+/proc/kallsyms:10:1: text 0xffffffff86c1aa40
+/sys/bus/pci/devices/0000:00:00.0/config:1:14: text 0xffffffff85564470
+sos_commands/kernel/dmesg:4:33: layout 0x4200000
+path-names:1:27: text 0xffffffff85563fa0'
+
+run --live-root "$ROOT"
+is_status 1 "--live-root DIR"
+is "$(fields "$TMP/out")" "$want" "--live-root DIR: exactly the findings"
+is "$ERR" "kleakscan: /proc/self: absolute symlink to /proc/1: not followed out of the root" \
+    "--live-root DIR: the absolute symlink is a note"
+like "$OUT" '^/proc/kallsyms:1:1: text high 0xffffffff85200000 startup_64\+0x0/0x70 \[privileged: CAP_SYSLOG \(captured\)\]' \
+    "--live-root DIR: the captured map symbolises, kallsyms is privileged"
+like "$OUT" '^live: slide=0x4200000: from kallsyms _text and the map' \
+    "--live-root DIR: the slide from kallsyms and boot/System.map-*"
+like "$OUT" '^live: system captured, x86_64 \(x86_64\), release 6.1.0-57-amd64, 48-bit virtual addresses, 4-level paging$' \
+    "--live-root DIR: the system's architecture, release and paging"
+like "$OUT" '^live: kptr_restrict=0: ' "--live-root DIR: kptr_restrict"
+like "$OUT" '^live: dmesg_restrict=1: reading the kernel log needs CAP_SYSLOG' \
+    "--live-root DIR: dmesg_restrict"
+like "$OUT" '^live: no_hash_pointers=off: ' "--live-root DIR: no_hash_pointers"
+like "$OUT" '^live: complete, files 13, dirs 13, scanned 5, binary 1, raw_hits 1, skipped 2, symlinks 2, outside_root 1, ' \
+    "--live-root DIR: the counts of the walk"
+like "$(grep '^/sys/bus/pci' "$TMP/out")" 'raw at 0x40: ffffffff85564470$' \
+    "--live-root DIR: a raw address of a binary file, as a line"
+
+# JSON: valid, and every finding says who could read it.
+json_checker
+run --live-root "$ROOT" --json
+is_status 1 "--live-root --json"
+if [ -n "$JSON_CHECK" ]; then
+	ok "--live-root --json is valid JSON Lines" $JSON_CHECK "$TMP/out"
+else
+	skip "--live-root --json is valid JSON Lines" "no JSON checker"
+fi
+if command -v python3 >/dev/null 2>&1; then
+	who=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding":
+        print(e["path"], e["readable_by"], e["readable_reason"])
+' "$TMP/out" | sort | uniq -c | sed 's/^ *//')
+	is "$who" "10 /proc/kallsyms privileged CAP_SYSLOG (captured)
+1 /sys/bus/pci/devices/0000:00:00.0/config unknown captured system
+1 path-names unknown captured system
+1 sos_commands/kernel/dmesg privileged dmesg_restrict (captured)" \
+	    "--live-root --json: readable_by and its reason per finding"
+	like "$(grep '"type":"live_summary"' "$TMP/out")" \
+	    '"complete":true.*"leaks_everyone":0,"leaks_privileged":11,"leaks_unknown":2' \
+	    "--live-root --json: the summary counts who could read"
+else
+	skip "--live-root --json: readable_by" "no python3"
+	skip "--live-root --json: the summary" "no python3"
+fi
+
+# --squash-by-path: one line per input, most findings first.
+run --live-root "$ROOT" --squash-by-path
+is "$(grep '^\[' "$TMP/out")" '[10 /proc/kallsyms] ffffffff85200000 T startup_64
+[1 /sys/bus/pci/devices/0000:00:00.0/config] raw at 0x40: ffffffff85564470
+[1 path-names] /sys/kernel/debug/example/ffffffff85563fa0
+[1 sos_commands/kernel/dmesg] [    5.222317] Kernel Offset: 0x4200000 from 0xffffffff81000000 (relocation range: 0xffffffff80000000-0xffffffffbfffffff)' \
+    "--squash-by-path"
+run --squash-by-filename "$TOPSRC/tests/live-root/proc/kallsyms" "$ROOT/sos_commands/kernel/dmesg"
+is "$(grep '^\[' "$TMP/out" | cut -c1-20)" '[10 kallsyms] ffffff
+[1 dmesg] [    5.222' "--squash-by-filename works on plain inputs too"
+
+# The same tree as a sosreport-like archive, read in place.
+if command -v tar >/dev/null 2>&1; then
+	top=sosreport-test-2026-01-01-abcdefg
+	mkdir "$TMP/arc" && cp -R "$ROOT" "$TMP/arc/$top" &&
+	    (cd "$TMP/arc" && tar -czf "$TMP/$top.tar.gz" "$top")
+	run --live-root "$TMP/$top.tar.gz"
+	is_status 1 "--live-root ARCHIVE"
+	is "$(fields "$TMP/out" | sort)" "$(printf '%s\n' "$want" | sort)" \
+	    "--live-root ARCHIVE: the same findings as the directory"
+	like "$OUT" '^live: slide=0x4200000: from kallsyms _text and the map' \
+	    "--live-root ARCHIVE: the map of the archive gives the slide"
+	like "$ERR" '^kleakscan: /proc/self: absolute symlink to /proc/1: not followed out of the root$' \
+	    "--live-root ARCHIVE: the absolute symlink is a note"
+
+	# --redact writes an archive --live-root audits clean, same layout
+	# (--restrict=4: the Kernel Offset line too, zeroed; the line is still
+	# reported as a layout line, with nothing in it).  Member names are
+	# not rewritten: the made-up debugfs name stays.
+	mkdir "$TMP/red"
+	run --redact --restrict=4 -o "$TMP/red/$top.tar.gz" "$TMP/$top.tar.gz"
+	is_status 1 "--redact of the archive"
+	run --live-root "$TMP/red/$top.tar.gz"
+	is_status 1 "--live-root of the redacted archive"
+	is "$(fields "$TMP/out")" "sos_commands/kernel/dmesg:4:33: layout 0x0000000
+path-names:1:27: text 0xffffffff85563fa0" \
+	    "the redacted archive: only the member name and a zero offset"
+	is "$(tar -tzf "$TMP/red/$top.tar.gz" | sort)" \
+	    "$(tar -tzf "$TMP/$top.tar.gz" | sort)" \
+	    "the redacted archive has the same members"
+else
+	skip "--live-root ARCHIVE" "no tar"
+fi
+
+# Usage.
+run --live "$ROOT/proc/kallsyms"
+is_status 2 "--live takes no operands"
+run --live --live-root "$ROOT"
+is_status 2 "--live and --live-root cannot go together"
+run --live-root "$TMP/none"
+is_status 2 "--live-root of a missing path"
+
+# --live on this machine: it completes; every finding says who can
+# read it; the exit status counts what an unprivileged user reads.
+# Only counts are compared: no address of this machine is printed.
+live_check() {
+	# $1: description, $2: who every finding must be readable by ("" any)
+	python3 - "$TMP/out" "$2" <<'PYEOF'
+import json, sys
+ev = {"everyone": 0, "privileged": 0}
+summ = None
+bad = 0
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding":
+        w = e.get("readable_by")
+        if w not in ev or not e.get("readable_reason"):
+            bad += 1
+            continue
+        if sys.argv[2] and w != sys.argv[2]:
+            bad += 1
+        if e["suppressed"] is None and e["region"] != "physical":
+            ev[w] += 1
+    elif e["type"] == "live_summary":
+        summ = e
+ok = (summ is not None and summ["complete"] and bad == 0 and
+      summ["leaks_everyone"] == ev["everyone"] and
+      summ["leaks_privileged"] == ev["privileged"] and summ["files"] > 100)
+print("ok" if ok else "bad %d %s %s" % (bad, ev, summ))
+print(1 if ev["everyone"] else 0)
+print(1 if ev["everyone"] + ev["privileged"] else 0)
+print(summ["unreadable"] if summ else -1)
+PYEOF
+}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "--live" "no python3"
+elif [ "$(id -u)" = 0 ]; then
+	run --live --json
+	set -- $(live_check "" "")
+	is "$1" ok "--live as root: complete, readable_by on every finding, counts agree"
+	is "$STATUS" "$2" "--live as root: exit status counts what nobody reads"
+	run --live --json --live-privileged
+	set -- $(live_check "" "")
+	is "$STATUS" "$3" "--live --live-privileged: exit status counts all"
+	if command -v setpriv >/dev/null 2>&1 &&
+	    setpriv --reuid nobody --regid nogroup --clear-groups \
+	    "$KLEAKSCAN" --version >/dev/null 2>&1; then
+		setpriv --reuid nobody --regid nogroup --clear-groups \
+		    "$KLEAKSCAN" --live --json >"$TMP/out" 2>"$TMP/err"
+		STATUS=$?
+		set -- $(live_check "" everyone)
+		is "$1" ok "--live as nobody: complete, every finding readable by everyone"
+		is "$STATUS" "$2" "--live as nobody: exit status"
+		ok "--live as nobody: what it could not read is counted" \
+		    test "$4" -gt 0
+		ok "--live as nobody: and named in notes" \
+		    grep -q 'not read: Permission denied$' "$TMP/err"
+	else
+		skip "--live as nobody" "setpriv cannot run the binary as nobody"
+	fi
+else
+	run --live --json
+	set -- $(live_check "" everyone)
+	is "$1" ok "--live unprivileged: complete, every finding readable by everyone"
+	is "$STATUS" "$2" "--live unprivileged: exit status"
+fi
+
+done_testing
