@@ -1,6 +1,6 @@
 /*
- * options.c - the command line: one table feeds getopt_long() and --help;
- * --version and --list-arches.
+ * options.c - the command line: one table feeds getopt_long(), --help and
+ * the shell completions (completion.c); --version and --list-arches.
  */
 #include "config.h"
 
@@ -44,17 +44,19 @@ enum {
 	OPT_REDACT_STYLE,
 	OPT_HASH_KEY,
 	OPT_RECEIPT,
+	OPT_COMPLETION,
 	OPT_HELP,
 };
 
-/* One option: parsing and --help in one place; name NULL is a heading. */
-struct optdef {
-	const char	*name;
-	int		 has_arg;
-	int		 val;		/* short option letter or OPT_* */
-	const char	*arg;		/* argument name for --help */
-	const char	*help;
+/* The words some options take: parsing and completion share them. */
+static const char *const formats[] = {
+	"auto", "text", "kmsg", "export", "json", NULL
 };
+static const char *const engines[] = { "fast", "pcre2", NULL };
+static const char *const styles[] = { "zero", "hash", NULL };
+static const char *const whens[] = { "auto", "always", "never", NULL };
+static const char *const levels[] = { "2", "3", "4", NULL };
+static const char *const shells[] = { "bash", "zsh", NULL };
 
 static const struct optdef optdefs[] = {
 	{ NULL, 0, 0, NULL, "Scanning:" },
@@ -145,10 +147,23 @@ static const struct optdef optdefs[] = {
 	{ NULL, 0, 0, NULL, "Other:" },
 	{ "version", no_argument, 'V', NULL,
 	    "print the version, PCRE2 version and JIT state" },
+	{ "completion", required_argument, OPT_COMPLETION, "SHELL",
+	    "print the completion script for bash or zsh" },
 	{ "help", no_argument, OPT_HELP, NULL,
 	    "print this help and exit" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
+
+/* The options whose argument is one of a list of words. */
+static const struct optwords optwords[] = {
+	{ OPT_FORMAT, formats },
+	{ OPT_ENGINE, engines },
+	{ OPT_COLOR, whens },
+	{ OPT_RESTRICT, levels },
+	{ OPT_REDACT_STYLE, styles },
+	{ OPT_COMPLETION, shells },
+	{ 0, NULL },
+};
 
 #define HELP_COLUMN 30
 
@@ -450,20 +465,13 @@ options_tables(struct option *lo, char *so)
 void
 options_parse(int argc, char **argv, struct cli *cli)
 {
-	static const char *const formats[] = {
-		"auto", "text", "kmsg", "export", "json", NULL
-	};
 	static const enum kl_format format_ids[] = {
 		KL_FORMAT_AUTO, KL_FORMAT_TEXT, KL_FORMAT_KMSG,
 		KL_FORMAT_EXPORT, KL_FORMAT_JSON
 	};
-	static const char *const engines[] = { "fast", "pcre2", NULL };
-	static const char *const styles[] = { "zero", "hash", NULL };
-	static const char *const whens[] = {
-		"auto", "always", "never", NULL
-	};
 	struct option	 lo[NOPTDEFS + 1];
 	char		 so[2 * NOPTDEFS + 2];
+	const char	*shell = NULL;
 	uint64_t	 v;
 	int		 c;
 
@@ -648,6 +656,10 @@ options_parse(int argc, char **argv, struct cli *cli)
 		case OPT_HELP:
 			cli->help = 1;
 			break;
+		case OPT_COMPLETION:
+			shell = shells[parse_word("completion", optarg,
+			    shells)];
+			break;
 		case ':':
 			if (is_long(argv[optind - 1]))
 				log_usage("option '%s' needs an argument",
@@ -664,6 +676,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 	}
 	if (cli->help) {
 		options_help(stdout);
+		if (fflush(stdout) == EOF || ferror(stdout))
+			exit(2);
+		exit(0);
+	}
+	if (shell != NULL) {
+		completion_print(stdout, shell, optdefs, NOPTDEFS, optwords);
 		if (fflush(stdout) == EOF || ferror(stdout))
 			exit(2);
 		exit(0);

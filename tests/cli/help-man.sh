@@ -87,6 +87,7 @@ for long in $(cat "$TMP/help.long"); do
 	system-map) arg==/dev/null ;;
 	system-map-dir) arg==/tmp ;;
 	leak-sources) arg==/dev/null ;;
+	completion) arg==bash ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then
