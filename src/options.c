@@ -702,6 +702,9 @@ options_version(const struct cli *cli)
 	memset(v, 0, sizeof(v));
 	memset(&err, 0, sizeof(err));
 	printf("%s %s\n", PROGNAME, PACKAGE_VERSION);
+#ifdef KLEAKSCAN_PACKAGE
+	printf("package: %s\n", KLEAKSCAN_PACKAGE);
+#endif
 	if (kl_engine_pcre2_version(v, sizeof(v)) == NULL || v[0] == '\0')
 		snprintf(v, sizeof(v), "unknown");
 	v[sizeof(v) - 1] = '\0';
