@@ -205,6 +205,24 @@ struct walk_cb {
 	void	(*error)(void *, const char *, uint64_t, const char *);
 };
 
+/*
+ * One option: parsing, --help and the shell completions in one place; name
+ * NULL is a heading.
+ */
+struct optdef {
+	const char	*name;
+	int		 has_arg;
+	int		 val;		/* short option letter or OPT_* */
+	const char	*arg;		/* argument name for --help */
+	const char	*help;
+};
+
+/* The words the argument of an option takes (for the completions). */
+struct optwords {
+	int		 val;
+	const char *const *words;	/* NULL-terminated */
+};
+
 /* kleakscan.c */
 void		 out_check(void);
 void		 jobres_add(struct jobres *, const struct jobres *);
@@ -295,6 +313,10 @@ const char	*live_who(const struct input *, const struct kl_finding *,
 int		 live_counts(const struct kl_finding *);
 int		 live_squash(const struct input *, const struct kl_finding *,
 		     const char *);
+
+/* completion.c */
+void		 completion_print(FILE *, const char *, const struct optdef *,
+		     size_t, const struct optwords *);
 
 /* walk.c */
 int		 walk_operand(const struct walk_cb *, const char *);

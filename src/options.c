@@ -1,6 +1,6 @@
 /*
- * options.c - the command line: one table feeds getopt_long() and --help;
- * --version and --list-arches.
+ * options.c - the command line: one table feeds getopt_long(), --help and
+ * the shell completions (completion.c); --version and --list-arches.
  */
 #include "config.h"
 
@@ -47,6 +47,7 @@ enum {
 	OPT_RECEIPT,
 	OPT_KERNEL_SOURCE,
 	OPT_PRINTK_INDEX,
+	OPT_COMPLETION,
 	OPT_HELP,
 	OPT_BINARY_FILES,
 	OPT_REPORT,
@@ -63,14 +64,16 @@ enum {
 	OPT_SQUASH_BY_FILENAME,
 };
 
-/* One option: parsing and --help in one place; name NULL is a heading. */
-struct optdef {
-	const char	*name;
-	int		 has_arg;
-	int		 val;		/* short option letter or OPT_* */
-	const char	*arg;		/* argument name for --help */
-	const char	*help;
+/* The words some options take: parsing and completion share them. */
+static const char *const formats[] = {
+	"auto", "text", "kmsg", "export", "json", NULL
 };
+static const char *const engines[] = { "fast", "pcre2", NULL };
+static const char *const styles[] = { "zero", "hash", NULL };
+static const char *const whens[] = { "auto", "always", "never", NULL };
+static const char *const levels[] = { "2", "3", "4", NULL };
+static const char *const shells[] = { "bash", "zsh", NULL };
+static const char *const binfiles[] = { "text", "skip", NULL };
 
 static const struct optdef optdefs[] = {
 	{ NULL, 0, 0, NULL, "Scanning:" },
@@ -196,10 +199,24 @@ static const struct optdef optdefs[] = {
 	{ NULL, 0, 0, NULL, "Other:" },
 	{ "version", no_argument, 'V', NULL,
 	    "print the version, PCRE2 version and JIT state" },
+	{ "completion", required_argument, OPT_COMPLETION, "SHELL",
+	    "print the completion script for bash or zsh" },
 	{ "help", no_argument, OPT_HELP, NULL,
 	    "print this help and exit" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
+
+/* The options whose argument is one of a list of words. */
+static const struct optwords optwords[] = {
+	{ OPT_FORMAT, formats },
+	{ OPT_ENGINE, engines },
+	{ OPT_COLOR, whens },
+	{ OPT_RESTRICT, levels },
+	{ OPT_REDACT_STYLE, styles },
+	{ OPT_COMPLETION, shells },
+	{ OPT_BINARY_FILES, binfiles },
+	{ 0, NULL },
+};
 
 #define HELP_COLUMN 30
 
@@ -525,21 +542,13 @@ options_tables(struct option *lo, char *so)
 void
 options_parse(int argc, char **argv, struct cli *cli)
 {
-	static const char *const formats[] = {
-		"auto", "text", "kmsg", "export", "json", NULL
-	};
 	static const enum kl_format format_ids[] = {
 		KL_FORMAT_AUTO, KL_FORMAT_TEXT, KL_FORMAT_KMSG,
 		KL_FORMAT_EXPORT, KL_FORMAT_JSON
 	};
-	static const char *const engines[] = { "fast", "pcre2", NULL };
-	static const char *const binfiles[] = { "text", "skip", NULL };
-	static const char *const styles[] = { "zero", "hash", NULL };
-	static const char *const whens[] = {
-		"auto", "always", "never", NULL
-	};
 	struct option	 lo[NOPTDEFS + 1];
 	char		 so[2 * NOPTDEFS + 2];
+	const char	*shell = NULL;
 	uint64_t	 v;
 	int		 c;
 
@@ -781,6 +790,10 @@ options_parse(int argc, char **argv, struct cli *cli)
 		case OPT_SQUASH_BY_FILENAME:
 			cli->squash_by_filename = 1;
 			break;
+		case OPT_COMPLETION:
+			shell = shells[parse_word("completion", optarg,
+			    shells)];
+			break;
 		case ':':
 			if (is_long(argv[optind - 1]))
 				log_usage("option '%s' needs an argument",
@@ -801,6 +814,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			exit(2);
 		exit(0);
 	}
+	if (shell != NULL) {
+		completion_print(stdout, shell, optdefs, NOPTDEFS, optwords);
+		if (fflush(stdout) == EOF || ferror(stdout))
+			exit(2);
+		exit(0);
+	}
 	cli->operands = argv + optind;
 	cli->noperands = argc - optind;
 	options_finish(cli);
@@ -817,6 +836,9 @@ options_version(const struct cli *cli)
 	memset(v, 0, sizeof(v));
 	memset(&err, 0, sizeof(err));
 	printf("%s %s\n", PROGNAME, PACKAGE_VERSION);
+#ifdef KLEAKSCAN_PACKAGE
+	printf("package: %s\n", KLEAKSCAN_PACKAGE);
+#endif
 	if (kl_engine_pcre2_version(v, sizeof(v)) == NULL || v[0] == '\0')
 		snprintf(v, sizeof(v), "unknown");
 	v[sizeof(v) - 1] = '\0';

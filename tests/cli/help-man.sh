@@ -95,6 +95,7 @@ for long in $(cat "$TMP/help.long"); do
 	live-root) arg==/tmp ;;
 	live-user) arg==nobody ;;
 	live-timeout) arg==10 ;;
+	completion) arg==bash ;;
 	*) arg= ;;
 	esac
 	if grep -Eq -- "--$long=" "$TMP/help" && [ -z "$arg" ]; then
