@@ -1235,7 +1235,7 @@ show_names(const struct cli *cli)
 static int
 live_scan(const char *name, int fd)
 {
-	return (scan_input(name, NULL, fd, 0));
+	return (scan_input(name, NULL, fd, 0, 1));
 }
 
 /* Scan every operand, the --files-from list, or stdin. */
