@@ -1,0 +1,133 @@
+#!/bin/sh
+# run-fuzz.sh - run libFuzzer harnesses for a while, then minimise corpora.
+#
+# Usage: run-fuzz.sh SRCDIR BUILDDIR SECONDS [NAME...]
+#
+# Every harness named (all tests/fuzz/fuzz-*.c when none is) runs at once
+# under nice -n 19 for SECONDS, each with a work corpus seeded from
+# SRCDIR/tests/fuzz/corpus/NAME and SRCDIR/tests/fuzz/regress.  Logs, crash
+# artifacts and /usr/bin/time -v figures go to BUILDDIR/fuzz-work/.  Then
+# each work corpus is merged (-merge=1) with the kept one into a minimised
+# corpus that replaces SRCDIR/tests/fuzz/corpus/NAME when FUZZ_KEEP=1 (the
+# default), and a table of executions, coverage, peak RSS, CPU seconds and
+# crashes (crash-, leak-, timeout- and oom- artifacts; slow-unit- ones are
+# listed but are no failure) is printed.  Exit status 1 when a harness
+# crashed.  FUZZ_NO_RUN=1 only minimises and reports what a run left.
+# A minimised corpus larger than FUZZ_CORPUS_KIB (default 224, so that
+# eight stay under 2 MB) loses its largest files until it fits: the
+# committed corpora are seeds, kept small.
+#
+# Real memory is limited (-rss_limit_mb=2048); one malloc may be larger
+# (-malloc_limit_mb=8192): libarchive sizes read-ahead buffers from header
+# fields and allocates them before reading (see .ci/run).
+set -u
+[ $# -ge 3 ] || { echo "usage: $0 SRCDIR BUILDDIR SECONDS [NAME...]" >&2; exit 2; }
+src=$1
+build=$2
+secs=$3
+shift 3
+keep=${FUZZ_KEEP:-1}
+# Per-input limit: generous, since the runs share a busy machine at nice 19
+# (the 2.5 GB cpio seed takes 5 s alone, over 10 s under load).
+tmo=${FUZZ_TIMEOUT:-60}
+budget=${FUZZ_CORPUS_KIB:-224}
+if [ $# -eq 0 ]; then
+	set -- $(cd "$src/tests/fuzz" && ls fuzz-*.c | sed 's/^fuzz-//; s/\.c$//')
+fi
+work="$build/fuzz-work"
+mkdir -p "$work"
+timev=
+[ -x /usr/bin/time ] && timev="/usr/bin/time -v -o"
+
+for f in "$@"; do
+	bin="$build/tests/fuzz/fuzz-$f"
+	if [ ! -x "$bin" ]; then
+		echo "run-fuzz: $bin: not built (./configure CC=clang" \
+		    "--enable-fuzzing --enable-sanitizers)" >&2
+		exit 2
+	fi
+done
+
+# Start every harness at once; each writes its log and its time figures.
+pids=
+[ "${FUZZ_NO_RUN:-0}" = 1 ] && set -- --no-run "$@"
+for f in "$@"; do
+	[ "$f" = --no-run ] && break
+	w="$work/$f"
+	rm -rf "$w"
+	mkdir -p "$w/corpus" "$w/crash"
+	cp "$src/tests/fuzz/corpus/$f/"* "$w/corpus/" 2>/dev/null
+	cp "$src/tests/fuzz/regress/"* "$w/corpus/" 2>/dev/null
+	(
+		cd "$w" || exit 2
+		if [ -n "$timev" ]; then
+			nice -n 19 $timev "$w/time" "$build/tests/fuzz/fuzz-$f" \
+			    -max_total_time="$secs" -timeout="$tmo" \
+			    -rss_limit_mb=2048 -malloc_limit_mb=8192 \
+			    -print_final_stats=1 -artifact_prefix="$w/crash/" \
+			    corpus >"$w/log" 2>&1
+		else
+			nice -n 19 "$build/tests/fuzz/fuzz-$f" \
+			    -max_total_time="$secs" -timeout="$tmo" \
+			    -rss_limit_mb=2048 -malloc_limit_mb=8192 \
+			    -print_final_stats=1 -artifact_prefix="$w/crash/" \
+			    corpus >"$w/log" 2>&1
+		fi
+		echo $? >"$w/status"
+	) &
+	pids="$pids $!"
+done
+if [ "$1" = --no-run ]; then
+	shift
+else
+	echo "run-fuzz: $# harnesses for ${secs}s each; logs in $work/NAME/log"
+	wait $pids
+fi
+
+# Minimise: merge the work corpus into an empty one (the kept corpus first,
+# so its inputs are preferred), and keep the result.
+rc=0
+printf '%-8s %12s %8s %8s %8s %8s %8s %8s %s\n' harness execs cov ft \
+    corpus KiB rss-MB cpu-s crashes
+for f in "$@"; do
+	w="$work/$f"
+	rm -rf "$w/min"
+	mkdir -p "$w/min"
+	nice -n 19 "$build/tests/fuzz/fuzz-$f" -merge=1 -timeout="$tmo" \
+	    -rss_limit_mb=2048 -malloc_limit_mb=8192 \
+	    "$w/min" "$src/tests/fuzz/corpus/$f" "$w/corpus" \
+	    >"$w/merge.log" 2>&1
+	# The smallest files that fit the budget stay.
+	find "$w/min" -type f -printf '%s %f\n' | sort -n |
+	    awk -v b=$((budget * 1024)) '{ s += $1; if (s > b) print $2 }' \
+	    >"$w/trim"
+	trimmed=$(wc -l <"$w/trim")
+	(cd "$w/min" && xargs rm -f <"$w/trim")
+	if [ "$keep" = 1 ] && [ -n "$(ls "$w/min")" ]; then
+		rm -f "$src/tests/fuzz/corpus/$f/"*
+		cp "$w/min/"* "$src/tests/fuzz/corpus/$f/"
+	fi
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
+	line=$(grep -E '^#[0-9]+' "$w/log" | tail -n 1)
+	cov=$(echo "$line" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	ft=$(echo "$line" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$w/log")
+	cpu=-
+	if [ -f "$w/time" ]; then
+		cpu=$(awk -F': ' '/User time|System time/ {s += $2}
+		    END {printf "%.0f", s}' "$w/time")
+	fi
+	crashes=$(ls "$w/crash" | grep -cv '^slow-unit-')
+	[ "$crashes" -eq 0 ] || rc=1
+	[ "$(cat "$w/status" 2>/dev/null)" = 0 ] || rc=1
+	printf '%-8s %12s %8s %8s %8s %8s %8s %8s %s\n' "$f" "${execs:--}" \
+	    "${cov:--}" "${ft:--}" "$(ls "$w/min" | wc -l)" \
+	    "$(($(cat "$w/min/"* 2>/dev/null | wc -c) / 1024))" "${rss:--}" \
+	    "$cpu" "$crashes"
+	[ $trimmed -eq 0 ] ||
+	    echo "    $f: the $trimmed largest files dropped (FUZZ_CORPUS_KIB)"
+	for a in $(ls "$w/crash"); do
+		echo "    $f: $w/crash/$a"
+	done
+done
+exit $rc
