@@ -247,6 +247,8 @@ print_finding(const struct kl_finding *f, const char *sym)
 {
 	if (live_squash(run.cur, f, sym))
 		return;
+	if (sym == NULL)	/* --live: the system's map at its slide */
+		sym = live_symbol(f);
 	run.pr->finding(run.cur, f, sym);
 	out_check();
 }

@@ -311,6 +311,7 @@ void		 live_finish(const struct cli *);
 const char	*live_who(const struct input *, const struct kl_finding *,
 		     const char **);
 int		 live_counts(const struct kl_finding *);
+const char	*live_symbol(const struct kl_finding *);
 int		 live_squash(const struct input *, const struct kl_finding *,
 		     const char *);
 

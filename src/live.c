@@ -120,6 +120,7 @@ struct facts {
 	uint64_t	 map_text;		/* _text in the map */
 	int		 have_map_text;
 	char		 map[PATH_MAX];
+	struct kl_symtab *symtab;		/* the map, loaded */
 	int		 kallsyms_everyone;	/* unprivileged sees values */
 	int		 kallsyms_known;
 };
@@ -152,7 +153,10 @@ struct live {
 	int			 uerr;		/* unprivileged read errno */
 	mode_t			 mode;
 	int			 is_kmsg;
+	int			 sysunit;	/* of the system's present
+						   state: its slide applies */
 	char			 whybuf[96];
+	char			 sym[256];
 	/* Counters for the summary. */
 	uint64_t		 files, dirs, scanned, binary, rawhits;
 	uint64_t		 skipped, symlinks, outside, unreadable;
@@ -645,6 +649,32 @@ live_counts(const struct kl_finding *f)
 }
 
 /*
+ * The symbol of a text finding of the system's present state (its files,
+ * its kernel log, its path names) that the scan left without one: the
+ * system's map at the system's slide (kallsyms _text less the map's), as
+ * %pS prints it.  NULL when there is no map, no slide, or no symbol.
+ */
+const char *
+live_symbol(const struct kl_finding *f)
+{
+	const struct facts	*fx = &lv.fx;
+	struct kl_sym_hit	 h;
+	uint64_t		 slide;
+	int			 n;
+
+	if (!lv.active || !lv.sysunit || fx->symtab == NULL ||
+	    !fx->have_text || !fx->have_map_text || fx->text < fx->map_text ||
+	    f->suppressed != KL_SUP_NONE || f->region != KL_REGION_TEXT)
+		return (NULL);
+	slide = fx->text - fx->map_text;
+	if (f->value < slide || !kl_sym_lookup(fx->symtab, f->value - slide,
+	    &h) || h.module != NULL)
+		return (NULL);
+	n = kl_sym_format(&h, lv.sym, sizeof(lv.sym));
+	return (n > 0 && (size_t)n < sizeof(lv.sym) ? lv.sym : NULL);
+}
+
+/*
  * Who could read a file of a captured system, from its captured facts:
  * the kernel log (dmesg_restrict), the files printed through
  * kallsyms_show_value() (kptr_restrict, perf_event_paranoid); else
@@ -751,8 +781,11 @@ scan_bytes(const char *name, const char *p, size_t len)
 	}
 	lv.scanned++;
 	lv.active = 1;
+	/* Saved logs may hold older boots: the slide is not theirs. */
+	lv.sysunit = strncmp(name, "/var/log/", 9) != 0;
 	(void)lv.scan(name, lv.memfd);
 	lv.active = 0;
+	lv.sysunit = 0;
 	lv.who = NULL;
 }
 
@@ -1156,6 +1189,7 @@ struct afact {
 
 static struct afact	*afacts;
 static size_t		 nafacts;
+static struct buf	 amap;		/* the archive's System.map */
 
 /* The system paths the verdict section reads. */
 static const char *const fact_paths[] = {
@@ -1204,6 +1238,28 @@ fact_int(const char *path)
 		v = atoi(b.p);
 	buf_free(&b);
 	return (v);
+}
+
+/*
+ * Load the system's map for live_symbol(): only a map of the system's
+ * release (by its name), or one without a release in its name.
+ */
+static void
+map_load(const char *p, size_t n, const char *name)
+{
+	struct kl_error	 err;
+	const char	*r;
+
+	memset(&err, 0, sizeof(err));
+	if (lv.fx.symtab != NULL ||
+	    (lv.fx.symtab = kl_sym_load_mem(p, n, name, &err)) == NULL)
+		return;
+	r = kl_sym_release(lv.fx.symtab);
+	if (r != NULL && lv.fx.release[0] != '\0' &&
+	    strcmp(r, lv.fx.release) != 0) {
+		kl_sym_free(lv.fx.symtab);
+		lv.fx.symtab = NULL;
+	}
 }
 
 /* _text of a System.map file (raw or in b), into *v; 0 when found. */
@@ -1395,9 +1451,10 @@ learn_symbols(void)
 
 		memset(&h, 0, sizeof(h));
 		rd_file(fx->map, &b, &h);
-		if (b.len > 0 && map_text(b.p, b.len, &fx->map_text) == 0)
+		if (b.len > 0 && map_text(b.p, b.len, &fx->map_text) == 0) {
 			fx->have_map_text = 1;
-		else
+			map_load(b.p, b.len, fx->map);
+		} else
 			fx->map[0] = '\0';
 	}
 	buf_free(&b);
@@ -1718,6 +1775,9 @@ arc_facts(void)
 				lv.fx.have_map_text = 1;
 				snprintf(lv.fx.map, sizeof(lv.fx.map), "%s{%s}",
 				    lv.root, archive_entry_pathname(e));
+				buf_free(&amap);
+				amap = b;
+				memset(&b, 0, sizeof(b));
 			}
 			continue;
 		}
@@ -1909,6 +1969,9 @@ live_prepare(struct cli *cli)
 	}
 	learn_facts();
 	learn_symbols();
+	if (amap.len > 0)	/* the map of a captured archive */
+		map_load(amap.p, amap.len, lv.fx.map);
+	buf_free(&amap);
 	if (!cli->arch_set && lv.fx.arch != KL_ARCH_AUTO)
 		cli->kl.arch = lv.fx.arch;
 	if (cli->nmaps == 0 && lv.fx.have_map_text &&
@@ -1965,4 +2028,6 @@ live_run(const struct cli *cli, int (*scan)(const char *, int))
 	buf_free(&lv.names);
 	buf_free(&lv.unames);
 	buf_free(&lv.esc);
+	kl_sym_free(lv.fx.symtab);
+	lv.fx.symtab = NULL;
 }

@@ -59,6 +59,27 @@ like "$OUT" '^live: complete, files 13, dirs 13, scanned 5, binary 1, raw_hits 1
 like "$(grep '^/sys/bus/pci' "$TMP/out")" 'raw at 0x40: ffffffff85564470$' \
     "--live-root DIR: a raw address of a binary file, as a line"
 
+# The captured map at the captured slide (kallsyms _text less the map's
+# _text) symbolises every text finding of the system, not only the lines
+# of kallsyms, which give their own slide.
+syms() {
+	sed -n 's/^\([^ ]*\) text [a-z]* 0x[0-9a-f]* \([^ []*\) .*/\1 \2/p' "$1"
+}
+want_syms='/proc/kallsyms:1:1: startup_64+0x0/0x70
+/proc/kallsyms:2:1: startup_64+0x0/0x70
+/proc/kallsyms:3:1: startup_64+0x0/0x70
+/proc/kallsyms:4:1: do_sys_openat2+0x0/0x170
+/proc/kallsyms:5:1: do_sys_open+0x0/0x80
+/proc/kallsyms:6:1: sysrq_handle_crash+0x0/0x20
+/proc/kallsyms:7:1: panic+0x0/0x2f4
+/proc/kallsyms:8:1: _etext+0x0/0x1fe2ce
+/proc/kallsyms:9:1: init_stack+0x0/0x4000
+/proc/kallsyms:10:1: init_task+0x0/0x2640
+/sys/bus/pci/devices/0000:00:00.0/config:1:14: do_sys_open+0x0/0x80
+path-names:1:27: do_sys_openat2+0x0/0x170'
+is "$(syms "$TMP/out")" "$want_syms" \
+    "--live-root DIR: the captured map symbolises every text finding"
+
 # JSON: valid, and every finding says who could read it.
 json_checker
 run --live-root "$ROOT" --json
@@ -111,6 +132,8 @@ if command -v tar >/dev/null 2>&1; then
 	    "--live-root ARCHIVE: the same findings as the directory"
 	like "$OUT" '^live: slide=0x4200000: from kallsyms _text and the map' \
 	    "--live-root ARCHIVE: the map of the archive gives the slide"
+	is "$(syms "$TMP/out" | sort)" "$(printf '%s\n' "$want_syms" | sort)" \
+	    "--live-root ARCHIVE: the archive's map symbolises every text finding"
 	like "$ERR" '^kleakscan: /proc/self: absolute symlink to /proc/1: not followed out of the root$' \
 	    "--live-root ARCHIVE: the absolute symlink is a note"
 
