@@ -51,6 +51,22 @@
 #define LIVE_FILE_SECS		10			/* seconds per file */
 #define LIVE_FACT_MAX		(64u * 1024)
 #define LIVE_HEXRUN		8	/* shortest address worth a scan */
+#define LIVE_FAULTS		8
+
+/*
+ * Faults a test can make a reader meet (KLEAKSCAN_TEST_LIVE_FAULT, a
+ * comma-separated list of KIND:SUFFIX, and "kmsg"): a read that hangs, a
+ * file that never ends, one that vanished, EIO, EACCES; /dev/kmsg that
+ * cannot be opened.  Only reader processes meet them.
+ */
+enum fkind {
+	FK_HANG = 1,		/* the read never returns */
+	FK_ENDLESS,		/* the file never ends (/dev/zero) */
+	FK_ENOENT,
+	FK_EIO,
+	FK_EACCES,
+	FK_KMSG,		/* /dev/kmsg cannot be opened */
+};
 
 /* Reader requests. */
 enum rkind {
@@ -157,6 +173,15 @@ struct live {
 						   state: its slide applies */
 	char			 whybuf[96];
 	char			 sym[256];
+	int			 secs;		/* per-file bound */
+	int			 inreader;	/* this is a reader process */
+	int			 klog;		/* the log: 0 kmsg, 1 klogctl,
+						   -1 not read */
+	struct {
+		enum fkind	 kind;
+		const char	*suffix;
+	}			 fault[LIVE_FAULTS];
+	size_t			 nfault;
 	/* Counters for the summary. */
 	uint64_t		 files, dirs, scanned, binary, rawhits;
 	uint64_t		 skipped, symlinks, outside, unreadable;
@@ -278,14 +303,72 @@ rd_slurp(int fd, struct buf *b, struct rhead *h)
 	}
 }
 
+/* The fault a test set for path in a reader, or 0. */
+static enum fkind
+fault_at(const char *path)
+{
+	size_t	i, n, m;
+
+	if (!lv.inreader)
+		return (0);
+	n = strlen(path);
+	for (i = 0; i < lv.nfault; i++) {
+		m = strlen(lv.fault[i].suffix);
+		if (lv.fault[i].kind == FK_KMSG ?
+		    strcmp(path, "/dev/kmsg") == 0 :
+		    m > 0 && m <= n && strcmp(path + n - m,
+		    lv.fault[i].suffix) == 0)
+			return (lv.fault[i].kind);
+	}
+	return (0);
+}
+
+/* Read the faults of KLEAKSCAN_TEST_LIVE_FAULT (kept for the run). */
+static void
+fault_parse(void)
+{
+	static const struct {
+		const char	*name;
+		enum fkind	 kind;
+	} kinds[] = {
+		{ "hang:", FK_HANG }, { "endless:", FK_ENDLESS },
+		{ "enoent:", FK_ENOENT }, { "eio:", FK_EIO },
+		{ "eacces:", FK_EACCES }, { "kmsg", FK_KMSG },
+	};
+	const char	*env;
+	char		*s, *w, *last;
+	size_t		 i, n;
+
+	if ((env = getenv("KLEAKSCAN_TEST_LIVE_FILE_SECS")) != NULL &&
+	    atoi(env) > 0)
+		lv.secs = atoi(env);
+	if ((env = getenv("KLEAKSCAN_TEST_LIVE_FAULT")) == NULL)
+		return;
+	s = xstrdup(env);	/* kept: the suffixes point into it */
+	for (w = strtok_r(s, ",", &last); w != NULL && lv.nfault <
+	    LIVE_FAULTS; w = strtok_r(NULL, ",", &last))
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+			n = strlen(kinds[i].name);
+			if (strncmp(w, kinds[i].name, n) != 0)
+				continue;
+			lv.fault[lv.nfault].kind = kinds[i].kind;
+			lv.fault[lv.nfault++].suffix = w + n;
+			break;
+		}
+}
+
 /* Reader: the kernel log, from /dev/kmsg or klogctl(2). */
 static void
 rd_kmsg(struct buf *b, struct rhead *h)
 {
 	int	fd, n, err;
 
-	if ((fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC)) !=
-	    -1) {
+	if (fault_at("/dev/kmsg") == FK_KMSG) {
+		fd = -1;
+		errno = EACCES;
+	} else
+		fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd != -1) {
 		rd_slurp(fd, b, h);
 		close(fd);
 		return;
@@ -311,6 +394,31 @@ rd_file(const char *path, struct buf *b, struct rhead *h)
 	struct stat	st;
 	int		fd;
 
+	switch (fault_at(path)) {
+	case FK_HANG:
+		for (;;)
+			pause();
+	case FK_ENDLESS:
+		path = "/dev/zero";	/* read as if regular */
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+			h->err = errno;
+			return;
+		}
+		rd_slurp(fd, b, h);
+		close(fd);
+		return;
+	case FK_ENOENT:
+		h->err = ENOENT;
+		return;
+	case FK_EIO:
+		h->err = EIO;
+		return;
+	case FK_EACCES:
+		h->err = EACCES;
+		return;
+	default:
+		break;
+	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY |
 	    O_CLOEXEC);
 	if (fd == -1) {
@@ -375,6 +483,7 @@ rd_start(struct reader *r)
 	}
 	if (r->pid == 0) {
 		close(sv[0]);
+		lv.inreader = 1;
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (r->drop) {
 			/* No groups, no capabilities, no way back. */
@@ -471,7 +580,7 @@ rd_ask(struct reader *r, enum rkind kind, const char *path,
 	len = strlen(path);
 	rq[0] = kind;
 	rq[1] = (uint32_t)len;
-	until = now() + LIVE_FILE_SECS;
+	until = now() + lv.secs;
 	if (lv.deadline != 0 && lv.deadline < until)
 		until = lv.deadline;
 	if (writen(r->fd, rq, sizeof(rq)) == -1 ||
@@ -879,13 +988,17 @@ read_failed(const char *path, const struct rdata *d, const char *as)
 	if (d->timeout) {
 		lv.timeouts++;
 		snprintf(msg, sizeof(msg), "not read%s: no answer in %d s",
-		    as, LIVE_FILE_SECS);
+		    as, lv.secs);
 		note(path, "%s", msg);
 		return (1);
 	}
 	if (d->h.flags & RF_NOTREG) {
 		lv.skipped++;
 		return (1);
+	}
+	if (d->h.flags & RF_CUT) {
+		lv.cut++;
+		note(path, "%s", "cut at the size bound (64 MiB)");
 	}
 	if (d->h.err == 0)
 		return (0);
@@ -932,10 +1045,6 @@ live_file(const char *path, mode_t mode)
 	rd_ask(&lv.priv, RK_FILE, path, &a);
 	if (read_failed(path, &a, ""))
 		return;
-	if (a.h.flags & RF_CUT) {
-		lv.cut++;
-		note(path, "%s", "cut at the size bound (64 MiB)");
-	}
 	lv.uerr = 0;
 	lv.mode = mode;
 	lv.is_kmsg = 0;
@@ -971,10 +1080,12 @@ live_kmsg(void)
 	static struct rdata	a, b;
 	const char		*name;
 
+	lv.klog = -1;
 	rd_ask(&lv.priv, RK_KMSG, "/dev/kmsg", &a);
 	if (read_failed("/dev/kmsg", &a, ""))
 		return;
 	name = (a.h.flags & RF_KLOGCTL) ? "klogctl" : "/dev/kmsg";
+	lv.klog = (a.h.flags & RF_KLOGCTL) != 0;
 	lv.files++;
 	lv.is_kmsg = 1;
 	lv.uerr = 0;
@@ -1007,29 +1118,22 @@ in_root(const char *path, char *out, size_t size)
 	return (out);
 }
 
-/* A captured file: read in this process (regular files only). */
+/*
+ * A captured file: read by the reader (regular files only), bounded in
+ * time as a live one, since a capture may lie on a slow or hung file
+ * system.
+ */
 static void
 root_file(const char *path, const char *rpath)
 {
-	static struct buf	b;
-	struct rhead		h;
+	static struct rdata	d;
 
 	lv.files++;
-	memset(&h, 0, sizeof(h));
-	b.len = 0;
-	rd_file(rpath, &b, &h);
-	if (h.flags & RF_NOTREG) {
-		lv.skipped++;
+	rd_ask(&lv.priv, RK_FILE, rpath, &d);
+	if (read_failed(path, &d, ""))
 		return;
-	}
-	if (h.err != 0 && b.len == 0) {
-		lv.unreadable++;
-		note(path, "not read: %s", strerror(h.err));
-		return;
-	}
 	captured_who(path);
-	if (b.p != NULL)
-		audit_bytes(path, b.p, b.len, NULL, 0);
+	audit_bytes(path, d.p, (size_t)d.h.len, NULL, 0);
 	lv.who = NULL;
 }
 
@@ -1577,6 +1681,12 @@ print_verdict(void)
 	    strcmp(fx->lockdown, "integrity") == 0 ? "the running kernel "
 	    "cannot be changed; reads are not restricted" :
 	    "no restriction of reads");
+	if (lv.root == NULL)
+		verdict_row(&first, "kernel_log", lv.klog < 0 ? "unread" :
+		    lv.klog ? "klogctl" : "/dev/kmsg", lv.klog < 0 ?
+		    "neither /dev/kmsg nor klogctl(2) could be read" : lv.klog ?
+		    "/dev/kmsg could not be opened: the ring read by "
+		    "klogctl(2)" : "the ring read from its start");
 	/* The slide, when kallsyms gives _text and a base is known. */
 	ka = kl_arch_get(fx->arch);
 	base = fx->have_map_text ? fx->map_text : ka != NULL ? ka->text_base :
@@ -1936,8 +2046,10 @@ live_prepare(struct cli *cli)
 	lv.memfd = -1;
 	lv.priv.fd = lv.unpriv.fd = -1;
 	lv.ownpid = getpid();
+	lv.secs = LIVE_FILE_SECS;
 	if (!cli->live && cli->live_root == NULL)
 		return;
+	fault_parse();
 	if (cli->live_timeout != 0)
 		lv.deadline = now() + (time_t)cli->live_timeout;
 	if (cli->live_root != NULL) {

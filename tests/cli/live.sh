@@ -80,6 +80,46 @@ path-names:1:27: do_sys_openat2+0x0/0x170'
 is "$(syms "$TMP/out")" "$want_syms" \
     "--live-root DIR: the captured map symbolises every text finding"
 
+# Bad input, each a one-line note counted in the summary, and the walk
+# goes on: a FIFO without a writer (never opened), a read that hangs
+# (its reader is killed at the per-file bound and replaced), a file that
+# vanished, EIO and EACCES.  The faults are made in the reader processes
+# (KLEAKSCAN_TEST_LIVE_FAULT); the per-file bound is 1 s here.  timeout
+# turns a hang into a failure.
+BAD=$TMP/live-bad
+cp -R "$ROOT" "$BAD"
+if mkfifo "$BAD/proc/fifo" 2>/dev/null; then nfifo=1; else nfifo=0; fi
+counts() {
+	sed -n 's/^live: \(complete\|stopped[^,]*\), \(.*\), notes .*/\1, \2/p' \
+	    "$TMP/out"
+}
+KLEAKSCAN_TEST_LIVE_FILE_SECS=1 \
+KLEAKSCAN_TEST_LIVE_FAULT=hang:/proc/cpuinfo,enoent:/proc/cmdline,eio:/sys/bus/pci/devices/0000:00:00.0/vendor,eacces:/proc/sys/kernel/arch \
+    timeout 120 "$KLEAKSCAN" --live-root "$BAD" >"$TMP/out" 2>"$TMP/err"
+STATUS=$?
+is "$STATUS" 1 "bad input: the run ends, with its findings (exit status)"
+is "$(fields "$TMP/out")" "$want" "bad input: the other files give the same findings"
+is "$(sort "$TMP/err")" "kleakscan: /proc/cmdline: vanished before it was read
+kleakscan: /proc/cpuinfo: not read: no answer in 1 s
+kleakscan: /proc/self: absolute symlink to /proc/1: not followed out of the root
+kleakscan: /proc/sys/kernel/arch: not read: Permission denied
+kleakscan: /sys/bus/pci/devices/0000:00:00.0/vendor: not read: Input/output error" \
+    "bad input: one note each"
+is "$(counts)" "complete, files 13, dirs 13, scanned 5, binary 1, raw_hits 1, skipped $((2 + nfifo)), symlinks 2, outside_root 1, unreadable 1, vanished 1, eio 1, timeouts 1, cut 0" \
+    "bad input: counted in the summary"
+like "$(cat "$TMP/out")" 'notes 5, ' "bad input: five notes"
+
+# A file that never ends (a pseudo-file that reads as /dev/zero): cut at
+# the size bound, a note, and the rest of the run as before.
+KLEAKSCAN_TEST_LIVE_FAULT=endless:/proc/1/status \
+    timeout 120 "$KLEAKSCAN" --live-root "$ROOT" >"$TMP/out" 2>"$TMP/err"
+STATUS=$?
+is "$STATUS" 1 "a file that never ends: the run ends (exit status)"
+is "$(grep -v self "$TMP/err")" "kleakscan: /proc/1/status: cut at the size bound (64 MiB)" \
+    "a file that never ends: cut, with a note"
+like "$(counts)" ', binary 2, .*, cut 1$' "a file that never ends: counted"
+is "$(fields "$TMP/out")" "$want" "a file that never ends: the same findings"
+
 # JSON: valid, and every finding says who could read it.
 json_checker
 run --live-root "$ROOT" --json
@@ -196,6 +236,20 @@ print(1 if ev["everyone"] + ev["privileged"] else 0)
 print(summ["unreadable"] if summ else -1)
 PYEOF
 }
+
+# The kernel log through klogctl(2) when /dev/kmsg cannot be opened (a
+# fault made in the readers): the verdict section says which was read.
+run --live --live-timeout 10
+like "$OUT" '^live: kernel_log=/dev/kmsg: ' "--live reads /dev/kmsg"
+KLEAKSCAN_TEST_LIVE_FAULT=kmsg run --live --live-timeout 10
+if [ "$(id -u)" = 0 ] ||
+    [ "$(cat /proc/sys/kernel/dmesg_restrict 2>/dev/null)" = 0 ]; then
+	like "$OUT" '^live: kernel_log=klogctl: /dev/kmsg could not be opened' \
+	    "--live: klogctl(2) when /dev/kmsg cannot be opened"
+else
+	like "$OUT" '^live: kernel_log=unread: ' \
+	    "--live: neither /dev/kmsg nor klogctl(2), said"
+fi
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "--live" "no python3"
