@@ -1097,6 +1097,17 @@ size_t		 kl_live_mask(char *, size_t);
 size_t		 kl_live_symrange(const char *, size_t, unsigned,
 		     struct kl_symrange *);
 const char	*kl_live_relpath(const char *);
+/* A section of a supportconfig report file (kl_live_section()). */
+struct kl_live_section {
+	const char	*kind;		/* "Command", "Configuration File" */
+	size_t		 klen;
+	const char	*title;		/* after "# ": a path or a command */
+	size_t		 tlen;
+	size_t		 body;		/* offset and length of the body */
+	size_t		 blen;
+};
+int		 kl_live_section(const char *, size_t, size_t *,
+		     struct kl_live_section *);
 
 /* error.c */
 void		 kl_error_set(struct kl_error *, enum kl_errcode, int,

@@ -171,3 +171,64 @@ kl_live_relpath(const char *p)
 	s = skip_dots(s + 1);
 	return (*s != '\0' ? s : NULL);
 }
+
+/* The end of the line at p[i..n): the offset of its newline, or n. */
+static size_t
+eol(const char *p, size_t n, size_t i)
+{
+	const char	*e = memchr(p + i, '\n', n - i);
+
+	return (e != NULL ? (size_t)(e - p) : n);
+}
+
+/* Does a section header ("#==[ ") start at p[i..n)? */
+static int
+is_header(const char *p, size_t n, size_t i)
+{
+	return (n - i >= 5 && memcmp(p + i, "#==[ ", 5) == 0);
+}
+
+/*
+ * The next section of a supportconfig report file p[*off..n) into sec;
+ * 0 when there is none.  A section is a header line "#==[ KIND ]===#",
+ * a title line "# WHAT" (a path or a command) and a body up to the next
+ * header; bytes before the first header are not a section.  *off moves
+ * past the section.
+ */
+int
+kl_live_section(const char *p, size_t n, size_t *off,
+    struct kl_live_section *sec)
+{
+	size_t	i = *off, e, k;
+
+	while (i < n && !is_header(p, n, i))
+		i = eol(p, n, i) + 1;
+	if (i >= n) {
+		*off = n;
+		return (0);
+	}
+	e = eol(p, n, i);
+	for (k = i + 5; k < e && p[k] != ']'; k++)
+		;
+	sec->kind = p + i + 5;
+	sec->klen = k - (i + 5);
+	while (sec->klen > 0 && sec->kind[sec->klen - 1] == ' ')
+		sec->klen--;
+	i = e < n ? e + 1 : n;
+	sec->title = p + i;
+	sec->tlen = 0;
+	if (n - i >= 2 && p[i] == '#' && p[i + 1] == ' ') {
+		e = eol(p, n, i);
+		sec->title = p + i + 2;
+		sec->tlen = e - (i + 2);
+		i = e < n ? e + 1 : n;
+	}
+	sec->body = i;
+	while (i < n && !is_header(p, n, i))
+		i = eol(p, n, i) + 1;
+	if (i > n)
+		i = n;
+	sec->blen = i - sec->body;
+	*off = i;
+	return (1);
+}

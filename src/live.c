@@ -169,6 +169,8 @@ struct live {
 	int			 uerr;		/* unprivileged read errno */
 	mode_t			 mode;
 	int			 is_kmsg;
+	int			 sc;		/* a supportconfig */
+	int			 sclog;		/* its kernel log is scanned */
 	int			 sysunit;	/* of the system's present
 						   state: its slide applies */
 	char			 whybuf[96];
@@ -796,7 +798,7 @@ captured_who(const char *name)
 
 	lv.who = "unknown";
 	lv.why = "captured system";
-	if (strncmp(name, "sos_commands/kernel/dmesg", 25) == 0) {
+	if (strncmp(name, "sos_commands/kernel/dmesg", 25) == 0 || lv.sclog) {
 		if (fx->dmesg_restrict == 0) {
 			lv.who = "everyone";
 			lv.why = "dmesg_restrict=0 (captured)";
@@ -1313,7 +1315,7 @@ fact_get(const char *path, struct buf *b)
 	size_t		i;
 
 	b->len = 0;
-	if (lv.root != NULL && !lv.root_dir) {
+	if (lv.root != NULL && (!lv.root_dir || lv.sc)) {
 		for (i = 0; i < nafacts; i++)
 			if (strcmp(afacts[i].path, path) == 0) {
 				buf_add(b, afacts[i].b.p != NULL ?
@@ -1704,8 +1706,9 @@ print_verdict(void)
 			    "for the slide");
 	} else
 		verdict_row(&first, "slide", "unknown", fx->have_syms ?
-		    "kallsyms has no _text" : "kallsyms shows no addresses "
-		    "to this reader");
+		    "kallsyms has no _text" : lv.root != NULL ? "the capture "
+		    "holds no kallsyms with addresses" : "kallsyms shows no "
+		    "addresses to this reader");
 	if (lv.cli->json)
 		printf("}}\n");
 }
@@ -1812,6 +1815,219 @@ live_finish(const struct cli *cli)
 	print_squash();
 }
 
+/*
+ * A supportconfig (SUSE's supportutils) is a flat directory of report
+ * files, NAME.txt, each a run of sections:
+ *	#==[ Configuration File ]===========================#
+ *	# /proc/sys/kernel/kptr_restrict
+ *	0
+ * "Configuration File" and "Log File" sections hold a file of the system
+ * (cat, or its last lines), "Command" sections a command's output
+ * (boot.txt: "# /bin/dmesg").  The files of /proc, /sys and /var/log are
+ * audited under their system paths (lines as in the file); the output of
+ * dmesg under the report file's name, with its lines (the rest of that
+ * file blanked, so line numbers stay those of the report file).
+ */
+
+/* Order strings (qsort of char *). */
+static int
+strpcmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Is rel (relative to the root) a report file of a supportconfig? */
+static int
+sc_is_report(const char *rel)
+{
+	size_t	n = strlen(rel);
+
+	return (strchr(rel, '/') == NULL && n > 4 &&
+	    strcmp(rel + n - 4, ".txt") == 0);
+}
+
+/* Is the section kind k (of length n) kind? */
+static int
+sc_kind(const struct kl_live_section *sec, const char *kind)
+{
+	return (sec->klen == strlen(kind) &&
+	    memcmp(sec->kind, kind, sec->klen) == 0);
+}
+
+/* The first word of the title into out (a path or a command). */
+static void
+sc_word(const struct kl_live_section *sec, char *out, size_t size)
+{
+	size_t	n;
+
+	for (n = 0; n < sec->tlen && sec->title[n] != ' ' &&
+	    sec->title[n] != '\t'; n++)
+		;
+	snprintf(out, size, "%.*s", (int)n, sec->title);
+}
+
+/* Is the section the output of dmesg (or journalctl -k)? */
+static int
+sc_is_log(const struct kl_live_section *sec)
+{
+	char		 w[PATH_MAX];
+	const char	*b;
+
+	if (!sc_kind(sec, "Command"))
+		return (0);
+	sc_word(sec, w, sizeof(w));
+	b = strrchr(w, '/') != NULL ? strrchr(w, '/') + 1 : w;
+	if (strcmp(b, "dmesg") == 0)
+		return (1);
+	return (strcmp(b, "journalctl") == 0 &&
+	    (memmem(sec->title, sec->tlen, " -k", 3) != NULL ||
+	    memmem(sec->title, sec->tlen, " --dmesg", 8) != NULL));
+}
+
+/* Keep a fact file of a supportconfig (the first copy of each). */
+static void
+sc_fact(const char *path, const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < nafacts; i++)
+		if (strcmp(afacts[i].path, path) == 0)
+			return;
+	for (i = 0; fact_paths[i] != NULL; i++)
+		if (strcmp(path, fact_paths[i]) == 0)
+			break;
+	if (fact_paths[i] == NULL)
+		return;
+	afacts = xreallocarray(afacts, nafacts + 1, sizeof(*afacts));
+	memset(&afacts[nafacts], 0, sizeof(*afacts));
+	afacts[nafacts].path = xstrdup(path);
+	buf_add(&afacts[nafacts].b, p, n);
+	nafacts++;
+}
+
+/*
+ * A report file of a supportconfig, p[0..n): its facts (facts set), or
+ * its audit.  p is changed (masks, the blanked kernel log).
+ */
+static void
+sc_report(const char *file, char *p, size_t n, int facts)
+{
+	struct kl_live_section	 sec;
+	struct buf	 log;
+	char		 path[PATH_MAX];
+	const char	*base;
+	size_t		 off = 0, i;
+	int		 nlog = 0;
+
+	memset(&log, 0, sizeof(log));
+	while (kl_live_section(p, n, &off, &sec)) {
+		if (sc_is_log(&sec)) {
+			/* Kept in place; the rest is blanked below. */
+			if (nlog++ == 0) {
+				buf_reserve(&log, n + 1);
+				for (i = 0; i < n; i++)
+					log.p[i] = p[i] == '\n' ? '\n' : ' ';
+				log.len = n;
+				log.p[n] = '\0';
+			}
+			memcpy(log.p + sec.body, p + sec.body, sec.blen);
+			continue;
+		}
+		sc_word(&sec, path, sizeof(path));
+		if (facts && sc_kind(&sec, "Command")) {
+			base = strrchr(path, '/') != NULL ?
+			    strrchr(path, '/') + 1 : path;
+			if (strcmp(base, "uname") == 0)
+				sc_fact("/uname", p + sec.body, sec.blen);
+			continue;
+		}
+		if (sc_kind(&sec, "Command") || path[0] != '/' ||
+		    sec.blen == 0)
+			continue;
+		if (facts) {
+			sc_fact(path, p + sec.body, sec.blen);
+			continue;
+		}
+		if (strncmp(path, "/proc/", 6) != 0 &&
+		    strncmp(path, "/sys/", 5) != 0 &&
+		    strncmp(path, "/var/log/", 9) != 0)
+			continue;
+		base = strrchr(path, '/') + 1;
+		if (strncmp(path, "/var/log/", 9) != 0) {
+			/* One /proc/PID, as on the running system. */
+			if (strncmp(path, "/proc/", 6) == 0 &&
+			    path[6] >= '0' && path[6] <= '9' &&
+			    strncmp(path, "/proc/1/", 8) != 0)
+				continue;
+			if (skip_path(path, base)) {
+				lv.skipped++;
+				continue;
+			}
+			if (has_hexrun(path, strlen(path))) {
+				buf_add(&lv.names, path, strlen(path));
+				buf_add(&lv.names, "\n", 1);
+			}
+		}
+		lv.files++;
+		captured_who(path);
+		audit_bytes(path, p + sec.body, sec.blen, NULL, 0);
+		lv.who = NULL;
+	}
+	if (!facts && nlog > 0) {
+		lv.files++;
+		lv.sclog = 1;
+		captured_who(file);
+		lv.sclog = 0;
+		audit_bytes(file, log.p, log.len, NULL, 0);
+		lv.who = NULL;
+	}
+	buf_free(&log);
+}
+
+/* The report files of a supportconfig directory: facts, or the audit. */
+static void
+sc_dir(int facts)
+{
+	static struct rdata	 d;
+	struct dirent		*de;
+	char			 rpath[2 * PATH_MAX];
+	char			**names = NULL;
+	size_t			 n = 0, i;
+	DIR			*dir;
+
+	if ((dir = opendir(lv.root)) == NULL)
+		return;
+	while ((de = readdir(dir)) != NULL)
+		if (sc_is_report(de->d_name)) {
+			names = xreallocarray(names, n + 1, sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	closedir(dir);
+	qsort(names, n, sizeof(*names), strpcmp);
+	for (i = 0; i < n; i++) {
+		snprintf(rpath, sizeof(rpath), "%s/%s", lv.root, names[i]);
+		if (facts) {
+			struct rhead	h;
+			struct buf	b;
+
+			memset(&h, 0, sizeof(h));
+			memset(&b, 0, sizeof(b));
+			rd_file(rpath, &b, &h);
+			if (h.err == 0 && !(h.flags & RF_NOTREG) && b.len > 0)
+				sc_report(names[i], b.p, b.len, 1);
+			buf_free(&b);
+		} else if (lv.deadline != 0 && now() >= lv.deadline)
+			lv.stopped = 1;
+		else {
+			rd_ask(&lv.priv, RK_FILE, rpath, &d);
+			if (!read_failed(names[i], &d, ""))
+				sc_report(names[i], d.p, (size_t)d.h.len, 0);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
 /* Open the captured archive; NULL (and an error) when it cannot be. */
 static struct archive *
 arc_open(void)
@@ -1878,6 +2094,14 @@ arc_facts(void)
 		    (rel = kl_live_relpath(archive_entry_pathname(e))) == NULL)
 			continue;
 		snprintf(sys, sizeof(sys), "/%s", rel);
+		if (sc_is_report(rel)) {
+			/* A supportconfig's report files. */
+			if (strcmp(rel, "basic-environment.txt") == 0)
+				lv.sc = 1;
+			if (arc_data(a, &b) == 0 && b.len > 0)
+				sc_report(rel, b.p, b.len, 1);
+			continue;
+		}
 		if (strncmp(rel, "boot/System.map-", 16) == 0 &&
 		    !lv.fx.have_map_text) {
 			if (arc_data(a, &b) == 0 &&
@@ -1938,6 +2162,21 @@ arc_walk(void)
 		if ((rel = kl_live_relpath(archive_entry_pathname(e))) == NULL ||
 		    *rel == '\0')
 			continue;
+		if (lv.sc && sc_is_report(rel) &&
+		    archive_entry_filetype(e) == AE_IFREG) {
+			if (lv.deadline != 0 && now() >= lv.deadline) {
+				lv.stopped = 1;
+				break;
+			}
+			if (arc_data(a, &b) == -1) {
+				lv.unreadable++;
+				note(rel, "not read: %s", archive_error_string(a)
+				    != NULL ? archive_error_string(a) :
+				    "read error");
+			} else
+				sc_report(rel, b.p, b.len, 0);
+			continue;
+		}
 		n = strlen(rel);
 		while (n > 0 && rel[n - 1] == '/')
 			n--;
@@ -2059,6 +2298,16 @@ live_prepare(struct cli *cli)
 		lv.root_dir = S_ISDIR(st.st_mode);
 		if (!lv.root_dir)
 			arc_facts();
+		else {
+			char	sc[PATH_MAX];
+
+			snprintf(sc, sizeof(sc), "%s/basic-environment.txt",
+			    lv.root);
+			if (access(sc, F_OK) == 0) {
+				lv.sc = 1;
+				sc_dir(1);
+			}
+		}
 	} else if (geteuid() == 0) {
 		lv.asroot = 1;
 		lv.user = cli->live_user != NULL ? cli->live_user : "nobody";
@@ -2106,6 +2355,8 @@ live_run(const struct cli *cli, int (*scan)(const char *, int))
 		live_kmsg();
 	if (lv.root != NULL && !lv.root_dir)
 		arc_walk();
+	else if (lv.sc)
+		sc_dir(0);
 	else {
 		walk_bfs("/proc");
 		walk_bfs("/sys");

@@ -196,6 +196,40 @@ else
 	skip "--live-root ARCHIVE" "no tar"
 fi
 
+# A supportconfig (SUSE): flat report files of sections, read in place
+# as a directory and as the .txz supportconfig makes.  The files of
+# /proc under their system paths (one /proc/PID; a signal mask is no
+# address), the dmesg section of boot.txt under boot.txt with its lines,
+# the facts from proc.txt and uname -a.
+SC=$TOPSRC/tests/live-supportconfig/scc_vm_261126_1200
+run --live-root "$SC"
+is_status 1 "supportconfig DIR"
+is "$(fields "$TMP/out")" "boot.txt:15:33: layout 0x4200000" \
+    "supportconfig DIR: exactly the findings, at the line of boot.txt"
+like "$OUT" '^boot.txt:15:33: layout high 0x4200000 \[privileged: dmesg_restrict \(captured\)\]  \[    5.222317\] Kernel Offset' \
+    "supportconfig DIR: the kernel log is judged by the captured dmesg_restrict"
+like "$OUT" '^live: system captured, x86_64 \(x86_64\), release 6.1.0-57-amd64$' \
+    "supportconfig DIR: the machine from uname -a, the release from proc.txt"
+like "$OUT" '^live: kptr_restrict=0: ' "supportconfig DIR: kptr_restrict from proc.txt"
+like "$OUT" '^live: perf_event_paranoid=2: ' "supportconfig DIR: perf_event_paranoid"
+like "$OUT" '^live: complete, files 7, dirs 0, scanned 2, ' \
+    "supportconfig DIR: six /proc files and the kernel log"
+is "$ERR" "" "supportconfig DIR: no note"
+if command -v tar >/dev/null 2>&1 && command -v xz >/dev/null 2>&1; then
+	(cd "$TOPSRC/tests/live-supportconfig" &&
+	    tar -cJf "$TMP/scc_vm_261126_1200.txz" scc_vm_261126_1200)
+	run --live-root "$TMP/scc_vm_261126_1200.txz"
+	is_status 1 "supportconfig ARCHIVE"
+	is "$(fields "$TMP/out")" "boot.txt:15:33: layout 0x4200000" \
+	    "supportconfig ARCHIVE: the same findings"
+	like "$OUT" '^live: complete, files 7, dirs 0, scanned 2, ' \
+	    "supportconfig ARCHIVE: the same counts"
+	like "$OUT" '^live: dmesg_restrict=1: ' \
+	    "supportconfig ARCHIVE: the facts of proc.txt"
+else
+	skip "supportconfig ARCHIVE" "no tar or xz"
+fi
+
 # Usage.
 run --live "$ROOT/proc/kallsyms"
 is_status 2 "--live takes no operands"

@@ -2,7 +2,8 @@
  * fuzz-live.c - libFuzzer harness for the parsers of --live and
  * --live-root (lib/live.c): kl_live_mask() on the bytes of a /proc or
  * /sys file, kl_live_symrange() on a kallsyms text (64- and 32-bit) and
- * kl_live_relpath() on each line taken as an archive member name.
+ * kl_live_relpath() on each line taken as an archive member name,
+ * kl_live_section() on the bytes as a supportconfig report file.
  *
  * Invariants: the mask changes only hex digits, each to '0', and masking
  * twice changes nothing more; a symbol range has lo <= hi, _text inside
@@ -13,7 +14,8 @@
  * Seeds (corpus/live/): the files of tests/live-root (kallsyms of
  * the corpus boot, proc/1/status with its signal masks, the dmesg), a
  * KEY= bitmap line in the format of /proc/bus/input/devices, and a list
- * of sosreport member names.
+ * of sosreport member names, the report files of
+ * tests/live-supportconfig.
  */
 #include "config.h"
 
@@ -62,6 +64,33 @@ symrange(const char *p, size_t n, unsigned bits)
 		check(r.lo <= r.text && r.text <= r.hi);
 }
 
+/*
+ * Supportconfig sections: each lies inside the bytes, after the last,
+ * its kind on the header line, and no line of its body is a header.
+ */
+static void
+sections(const char *p, size_t n)
+{
+	struct kl_live_section	sec;
+	size_t			off = 0, last = 0, i;
+
+	while (kl_live_section(p, n, &off, &sec)) {
+		check(off > last && off <= n);
+		check(sec.kind >= p + last && sec.kind + sec.klen <= p + n);
+		check(sec.klen == 0 || memchr(sec.kind, '\n', sec.klen) ==
+		    NULL);
+		check(sec.title >= sec.kind && sec.title + sec.tlen <= p + n);
+		check(sec.body <= n && sec.blen <= n - sec.body &&
+		    sec.body + sec.blen == off);
+		for (i = sec.body; i < sec.body + sec.blen; i++)
+			if (i == sec.body || p[i - 1] == '\n')
+				check(sec.body + sec.blen - i < 5 ||
+				    memcmp(p + i, "#==[ ", 5) != 0);
+		last = off;
+	}
+	check(off == n || off == last);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -83,6 +112,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(b, a, size + 1);
 	(void)kl_live_mask(b, size);
 	check(memcmp(a, b, size) == 0);
+
+	/* Supportconfig sections of the bytes as given. */
+	sections((const char *)data, size);
 
 	/* Symbol ranges of the bytes as given. */
 	symrange((const char *)data, size, 64);
