@@ -1,0 +1,146 @@
+/*
+ * test-live.c - lib/live.c: supportconfig sections (kl_live_section()),
+ * signal masks (kl_live_mask()), archive member names
+ * (kl_live_relpath()) and kallsyms ranges (kl_live_symrange()).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kleak.h"
+
+/* The head of boot.txt of tests/live-supportconfig, cut short. */
+static const char boot[] =
+    "#==[ Command ]======================================#\n"
+    "# /bin/uname -a\n"
+    "Linux vm 6.1.0-57-amd64 #1 SMP x86_64 GNU/Linux\n"
+    "\n"
+    "#==[ Configuration File ]===========================#\n"
+    "# /proc/cmdline\n"
+    "console=ttyS0 kaslr\n"
+    "\n"
+    "\n"
+    "#==[ Command ]======================================#\n"
+    "# /bin/dmesg\n"
+    "[    5.222317] Kernel Offset: 0x4200000";
+
+/* Compare a counted string with s. */
+static void
+is_span(const char *p, size_t n, const char *s)
+{
+	assert_int_equal(n, strlen(s));
+	assert_memory_equal(p, s, n);
+}
+
+/* Three sections: kind, title and body of each, offsets exact. */
+static void
+t_sections(void **state)
+{
+	struct kl_live_section	sec;
+	size_t			off = 0, n = sizeof(boot) - 1;
+
+	(void)state;
+	assert_int_equal(kl_live_section(boot, n, &off, &sec), 1);
+	is_span(sec.kind, sec.klen, "Command");
+	is_span(sec.title, sec.tlen, "/bin/uname -a");
+	is_span(boot + sec.body, sec.blen,
+	    "Linux vm 6.1.0-57-amd64 #1 SMP x86_64 GNU/Linux\n\n");
+	assert_int_equal(off, sec.body + sec.blen);
+	assert_int_equal(kl_live_section(boot, n, &off, &sec), 1);
+	is_span(sec.kind, sec.klen, "Configuration File");
+	is_span(sec.title, sec.tlen, "/proc/cmdline");
+	is_span(boot + sec.body, sec.blen, "console=ttyS0 kaslr\n\n\n");
+	assert_int_equal(kl_live_section(boot, n, &off, &sec), 1);
+	is_span(sec.title, sec.tlen, "/bin/dmesg");
+	is_span(boot + sec.body, sec.blen,
+	    "[    5.222317] Kernel Offset: 0x4200000");
+	assert_int_equal(off, n);
+	assert_int_equal(kl_live_section(boot, n, &off, &sec), 0);
+}
+
+/* Text before the first header, a header without a title, nothing. */
+static void
+t_edges(void **state)
+{
+	static const char	 p[] = "junk\n#==[ X ]=#\nbody\n#==[ Y";
+	struct kl_live_section	 sec;
+	size_t			 off = 0, n = sizeof(p) - 1;
+
+	(void)state;
+	assert_int_equal(kl_live_section(p, n, &off, &sec), 1);
+	is_span(sec.kind, sec.klen, "X");
+	assert_int_equal(sec.tlen, 0);
+	is_span(p + sec.body, sec.blen, "body\n");
+	assert_int_equal(kl_live_section(p, n, &off, &sec), 1);
+	is_span(sec.kind, sec.klen, "Y");
+	assert_int_equal(sec.blen, 0);
+	assert_int_equal(off, n);
+	off = 0;
+	assert_int_equal(kl_live_section("", 0, &off, &sec), 0);
+	off = 0;
+	assert_int_equal(kl_live_section("no header\n", 10, &off, &sec), 0);
+	assert_int_equal(off, 10);
+}
+
+/* A signal mask of /proc/PID/status is no address: its digits go. */
+static void
+t_mask(void **state)
+{
+	char	p[] = "SigBlk:\tfffffffc7ffbfa37\nName:\tx ffffffff85200000\n";
+
+	(void)state;
+	assert_int_equal(kl_live_mask(p, sizeof(p) - 1), 1);
+	assert_string_equal(p,
+	    "SigBlk:\t0000000000000000\nName:\tx ffffffff85200000\n");
+}
+
+/* Member names: the top directory of a capture is left out. */
+static void
+t_relpath(void **state)
+{
+	(void)state;
+	assert_string_equal(kl_live_relpath(
+	    "sosreport-x/proc/kallsyms"), "proc/kallsyms");
+	assert_string_equal(kl_live_relpath("./proc/1/status"),
+	    "proc/1/status");
+	assert_string_equal(kl_live_relpath("scc_vm_261126_1200/boot.txt"),
+	    "boot.txt");
+	assert_null(kl_live_relpath("boot.txt"));
+}
+
+/* The kernel symbol range and _text of a kallsyms text. */
+static void
+t_symrange(void **state)
+{
+	static const char	 k[] =
+	    "0000000000000000 A fixed_percpu_data\n"
+	    "ffffffff85200000 T _text\n"
+	    "ffffffff86c1aa40 D init_task\n";
+	struct kl_symrange	 r;
+
+	(void)state;
+	assert_int_equal(kl_live_symrange(k, sizeof(k) - 1, 64, &r), 2);
+	assert_true(r.have_text);
+	assert_true(r.text == UINT64_C(0xffffffff85200000));
+	assert_true(r.lo == UINT64_C(0xffffffff85200000));
+	assert_true(r.hi == UINT64_C(0xffffffff86c1aa40));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_sections),
+		cmocka_unit_test(t_edges),
+		cmocka_unit_test(t_mask),
+		cmocka_unit_test(t_relpath),
+		cmocka_unit_test(t_symrange),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
