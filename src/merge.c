@@ -415,6 +415,32 @@ same_opts(const struct mstate *a, const struct mstate *b)
 }
 
 /*
+ * Would the options of a report do something else than print it (help,
+ * version, completions, a live audit)?  They come from a file.
+ */
+static int
+foreign_opts(const struct mstate *st)
+{
+	static const char *const other[] = {
+		"help", "version", "completion", "list-arches", "live",
+		"live-root", "redact", "merge", "shard"
+	};
+	const char	*w;
+	size_t		 i, k;
+	int		 arg;
+
+	for (i = 0; i < st->nopts; i++) {
+		w = st->opts[i];
+		if (w[0] == '-' && w[1] != '-' && strchr(w, 'V') != NULL)
+			return (1);
+		for (k = 0; k < sizeof(other) / sizeof(other[0]); k++)
+			if (is_opt(w, other[k], &arg))
+				return (1);
+	}
+	return (0);
+}
+
+/*
  * Take one report at p[0..n) of file name (its lines from base + 1) into
  * the merge; *used is its length.  0 when it is bad (the error is
  * reported): the rest of the file is not read.
@@ -436,6 +462,12 @@ merge_one(const char *name, const uint8_t *p, size_t n, uint64_t base,
 		log_fatal("out of memory");
 	if (merge_read(p, n, &st, rep, used, &line, msg, sizeof(msg)) == -1)
 		bad = msg;
+	else if (foreign_opts(&st)) {
+		snprintf(msg, sizeof(msg), "its options are not those of a "
+		    "report");
+		bad = msg;
+		line = 0;
+	}
 	else if (*taken && strcmp(st.version, all->version) != 0) {
 		snprintf(msg, sizeof(msg), "made by kleakscan %.64s, not "
 		    "%.64s as %.200s", st.version, all->version, *first);

@@ -193,6 +193,11 @@ sed 's/"version":"[^"]*"/"version":"0.0.0-other"/' "$TMP/s2.json" \
     >"$TMP/ver.json"
 bad "a report of another version" "ver.json: made by kleakscan 0.0.0-other" \
     "$TMP/s1.json" "$TMP/ver.json" "$TMP/s3.json"
+sed 's/"options":\["--report"/"options":["--help","--report"/' \
+    "$TMP/s2.json" >"$TMP/help.json"
+bad "a report whose options would print help" \
+    "help.json: its options are not those of a report" \
+    "$TMP/s1.json" "$TMP/help.json" "$TMP/s3.json"
 "$K" --json "$CORPUS/boot" >"$TMP/plain.json"
 bad "a plain --json stream" "plain.json:1: a plain --json event" \
     "$TMP/plain.json"
