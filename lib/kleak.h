@@ -1024,6 +1024,8 @@ struct kl_report_occ {
 	size_t			 textlen;
 	const char		*source;	/* leak source id, or NULL */
 	const char		*fixed;		/* its "fixed in", or NULL */
+	uint64_t		 ord;		/* the input's place in the
+						   listing (--shard, --merge) */
 };
 
 #define KL_REPORT_TEXT_MAX	512	/* bytes of an example line kept */
@@ -1038,6 +1040,7 @@ struct kl_report_ex {
 	uint8_t		*text;
 	size_t		 textlen;
 	int		 cut;		/* text longer than KL_REPORT_TEXT_MAX */
+	uint64_t	 ord;		/* its input's place in the listing */
 };
 
 /* A set of strings, sorted. */
@@ -1077,6 +1080,8 @@ int		 kl_report_add(struct kl_report *,
 		     const struct kl_report_occ *);
 int		 kl_report_boot(struct kl_report *, unsigned, const char *);
 int		 kl_report_merge(struct kl_report *, const struct kl_report *);
+int		 kl_report_merge_any(struct kl_report *,
+		     const struct kl_report *);
 size_t		 kl_report_count(const struct kl_report *);
 struct kl_report_row **kl_report_rows(struct kl_report *);
 int		 kl_report_write(const struct kl_report *,

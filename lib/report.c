@@ -301,8 +301,11 @@ ex_set(struct kl_report_ex *e, const char *path, const char *const *members,
 static int
 ex_copy(struct kl_report_ex *a, const struct kl_report_ex *b)
 {
-	return (ex_set(a, b->path, (const char *const *)b->members,
-	    b->nmembers, b->line, b->ts, b->text, b->textlen, b->cut));
+	if (ex_set(a, b->path, (const char *const *)b->members,
+	    b->nmembers, b->line, b->ts, b->text, b->textlen, b->cut) == -1)
+		return (-1);
+	a->ord = b->ord;
+	return (0);
 }
 
 /* Set a string member once; -1 when out of memory. */
@@ -353,6 +356,9 @@ kl_report_add(struct kl_report *rep, const struct kl_report_occ *o)
 	if (ex_set(&r->last, o->path, o->members, o->nmembers, o->line, o->ts,
 	    o->text, o->textlen, 0) == -1)
 		return (-1);
+	if (made)
+		r->first.ord = o->ord;
+	r->last.ord = o->ord;
 	return (0);
 }
 
@@ -412,6 +418,101 @@ kl_report_merge(struct kl_report *a, const struct kl_report *b)
 
 	for (i = 0; i < b->n; i++)
 		if (merge_row(a, b->row[i]) == -1)
+			return (-1);
+	return (0);
+}
+
+/*
+ * Does example a come before b: the input's place in the listing, then
+ * path, members, line and text, so that the order is total.
+ */
+static int
+ex_before(const struct kl_report_ex *a, const struct kl_report_ex *b)
+{
+	size_t i;
+	int c;
+
+	if (a->ord != b->ord)
+		return (a->ord < b->ord);
+	if ((c = strcmp(a->path, b->path)) != 0)
+		return (c < 0);
+	for (i = 0; i < a->nmembers && i < b->nmembers; i++)
+		if ((c = strcmp(a->members[i], b->members[i])) != 0)
+			return (c < 0);
+	if (a->nmembers != b->nmembers)
+		return (a->nmembers < b->nmembers);
+	if (a->line != b->line)
+		return (a->line < b->line);
+	if ((a->ts == NULL) != (b->ts == NULL))
+		return (a->ts == NULL);
+	if (a->ts != NULL && (c = strcmp(a->ts, b->ts)) != 0)
+		return (c < 0);
+	if (a->cut != b->cut)
+		return (a->cut < b->cut);
+	if (a->textlen != b->textlen)
+		return (a->textlen < b->textlen);
+	return (memcmp(a->text, b->text, a->textlen) < 0);
+}
+
+/* Keep the lesser of two optional strings in *into. */
+static int
+str_least(char **into, const char *s)
+{
+	if (s == NULL || (*into != NULL && strcmp(*into, s) <= 0))
+		return (0);
+	free(*into);
+	*into = NULL;
+	return ((*into = dupn(s, strlen(s))) == NULL ? -1 : 0);
+}
+
+/* Merge row b into rep in no order: the examples by their place. */
+static int
+merge_row_any(struct kl_report *rep, const struct kl_report_row *b)
+{
+	struct kl_report_row *a;
+	int made;
+
+	if ((a = find(rep, &b->t, &made)) == NULL)
+		return (-1);
+	a->t.flags |= b->t.flags;
+	a->count += b->count;
+	a->inputs += b->inputs;
+	a->boots += b->boots;
+	a->unhashed += b->unhashed;
+	a->regions |= b->regions;
+	a->arches |= b->arches;
+	if (b->severity > a->severity)
+		a->severity = b->severity;
+	if (set_unite(&a->hosts, &b->hosts) == -1 ||
+	    set_unite(&a->releases, &b->releases) == -1)
+		return (-1);
+	if (str_least(&a->source, b->source) == -1 ||
+	    str_least(&a->fixed, b->fixed) == -1)
+		return (-1);
+	if (b->first.path != NULL && (a->first.path == NULL ||
+	    ex_before(&b->first, &a->first)) && ex_copy(&a->first,
+	    &b->first) == -1)
+		return (-1);
+	if (b->last.path != NULL && (a->last.path == NULL ||
+	    ex_before(&a->last, &b->last)) && ex_copy(&a->last,
+	    &b->last) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * Merge the rows of b into a whatever their order (--merge): counts add
+ * up, sets unite, the first example is the one earliest in the listing
+ * (ex_before()), the last the latest; the result is the same in any
+ * order and grouping.  -1 when out of memory.
+ */
+int
+kl_report_merge_any(struct kl_report *a, const struct kl_report *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (merge_row_any(a, b->row[i]) == -1)
 			return (-1);
 	return (0);
 }

@@ -1130,11 +1130,20 @@ job_scan(void *arg, const char *name, const char *path, int fd,
 	run.leaked = 0;
 	run.stop = STOP_NONE;	/* -q in an input before: not this one's */
 	errs = log_errors();
+	if (run.cli->report)
+		report_input_mark();	/* its rows' place (print-report.c) */
 	stop = scan_input(name, path, fd, is_stdin, walked);
 	r->tot = run.tot;
 	r->errors = log_errors() - errs;
 	r->leaked = run.leaked;
 	r->stop = stop;
+}
+
+/* Was a leak found (the report's merge state)? */
+int
+run_leaked(void)
+{
+	return (run.leaked);
 }
 
 /* Add the record r to *into: counters summed, flags kept. */
@@ -1251,6 +1260,7 @@ scan_all(const struct cli *cli)
 	cb.input = on_input;
 	cb.walked = on_walked;
 	cb.error = on_error;
+	shard_wrap(&cb);	/* --shard; every input's place */
 	stop = 0;
 	if (cli->live || cli->live_root != NULL) {
 		live_run(cli, live_scan);
@@ -1258,14 +1268,14 @@ scan_all(const struct cli *cli)
 	}
 	for (i = 0; !stop && i < cli->noperands; i++) {
 		if (strcmp(cli->operands[i], "-") == 0)
-			stop = scan_stdin();
+			stop = shard_take("-") ? scan_stdin() : 0;
 		else
 			stop = walk_operand(&cb, cli->operands[i]);
 	}
 	if (!stop && cli->files_from != NULL)
 		stop = walk_list(&cb, cli->files_from, cli->null);
 	if (!stop && cli->noperands == 0 && cli->files_from == NULL)
-		stop = scan_stdin();
+		stop = shard_take("-") ? scan_stdin() : 0;
 }
 
 /* Scan the inputs named on the command line and exit. */
@@ -1290,6 +1300,9 @@ main(int argc, char **argv)
 		options_version(&cli);
 		finish(0);
 	}
+	if (cli.merge)
+		merge_main(&cli);
+	shard_init(cli.shard_k, cli.shard_n);
 	if (cli.list_arches)
 		finish(options_list_arches(&cli));
 

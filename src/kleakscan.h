@@ -104,6 +104,12 @@ struct cli {
 	unsigned		 live_timeout;	/* seconds, 0: none */
 	int			 squash_by_path;
 	int			 squash_by_filename;
+	/* --shard, --merge (shard.c, merge.c). */
+	unsigned		 shard_k;	/* 0: not sharded */
+	unsigned		 shard_n;
+	int			 merge;		/* --merge */
+	char			**argv;		/* as given, for the report */
+	int			 argc;
 };
 
 /*
@@ -227,6 +233,7 @@ struct optwords {
 void		 out_check(void);
 void		 jobres_add(struct jobres *, const struct jobres *);
 enum kl_unit_kind unit_kind(enum kl_unit_kind);
+int		 run_leaked(void);
 
 /* jobs.c */
 void		 jobs_init(unsigned, const struct jobs_ops *);
@@ -315,6 +322,20 @@ const char	*live_symbol(const struct kl_finding *);
 int		 live_squash(const struct input *, const struct kl_finding *,
 		     const char *);
 
+/* shard.c */
+#define SHARD_MAX	1000000
+unsigned	 shard_of(const char *, unsigned);
+int		 shard_parse(const char *, unsigned *, unsigned *);
+void		 shard_init(unsigned, unsigned);
+int		 shard_take(const char *);
+uint64_t	 shard_place(void);
+uint64_t	 shard_given(size_t);
+void		 shard_listing(uint64_t *, uint64_t *, unsigned *, unsigned *);
+void		 shard_wrap(struct walk_cb *);
+/* merge.c */
+void		 merge_state_print(const struct cli *, struct kl_report *,
+		     const struct totals *, uint64_t, int);
+_Noreturn void	 merge_main(const struct cli *);
 /* completion.c */
 void		 completion_print(FILE *, const char *, const struct optdef *,
 		     size_t, const struct optwords *);
@@ -339,6 +360,8 @@ const struct printer *print_report_init(const struct cli *);
 void		 report_entry(const struct kl_jentry *);
 void		 report_jobs(void);
 uint64_t	 report_new(void);
+void		 report_input_mark(void);
+void		 report_adopt(const struct kl_report *);
 const char	*report_conversion(const struct kl_report_row *);
 const uint8_t	*report_example_text(const struct kl_report_ex *,
 		     struct buf *);

@@ -62,6 +62,8 @@ enum {
 	OPT_LIVE_TIMEOUT,
 	OPT_SQUASH_BY_PATH,
 	OPT_SQUASH_BY_FILENAME,
+	OPT_SHARD,
+	OPT_MERGE,
 };
 
 /* The words some options take: parsing and completion share them. */
@@ -196,6 +198,11 @@ static const struct optdef optdefs[] = {
 	    "one line per input: count and first line" },
 	{ "squash-by-filename", no_argument, OPT_SQUASH_BY_FILENAME, NULL,
 	    "one line per file name: count and first line" },
+	{ NULL, 0, 0, NULL, "Many machines (one report from many runs):" },
+	{ "shard", required_argument, OPT_SHARD, "K/N",
+	    "scan only the K-th of N parts of the inputs" },
+	{ "merge", no_argument, OPT_MERGE, NULL,
+	    "merge --report --json outputs into one report" },
 	{ NULL, 0, 0, NULL, "Other:" },
 	{ "version", no_argument, 'V', NULL,
 	    "print the version, PCRE2 version and JIT state" },
@@ -790,6 +797,15 @@ options_parse(int argc, char **argv, struct cli *cli)
 		case OPT_SQUASH_BY_FILENAME:
 			cli->squash_by_filename = 1;
 			break;
+		case OPT_SHARD:
+			if (shard_parse(optarg, &cli->shard_k,
+			    &cli->shard_n) == -1)
+				log_usage("--shard: not K/N with 1 <= K <= N: "
+				    "%s", optarg);
+			break;
+		case OPT_MERGE:
+			cli->merge = 1;
+			break;
 		case OPT_COMPLETION:
 			shell = shells[parse_word("completion", optarg,
 			    shells)];
@@ -822,6 +838,14 @@ options_parse(int argc, char **argv, struct cli *cli)
 	}
 	cli->operands = argv + optind;
 	cli->noperands = argc - optind;
+	cli->argv = argv;
+	cli->argc = argc;
+	if (cli->merge && (cli->shard_n != 0 || cli->files_from != NULL ||
+	    cli->live || cli->live_root != NULL || cli->redact))
+		log_usage("--merge takes report files only: not with --shard, "
+		    "--files-from, --live, --live-root or --redact");
+	if (cli->shard_n != 0 && (cli->live || cli->live_root != NULL))
+		log_usage("--shard cannot be used with --live or --live-root");
 	options_finish(cli);
 }
 

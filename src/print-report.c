@@ -171,6 +171,7 @@ rp_finding(const struct input *in, const struct kl_finding *f,
 	o.ts = when(f, ts, len > 0 ? off : 0);
 	o.text = f->ltext;
 	o.textlen = f->ltext != NULL ? f->llen : 0;
+	o.ord = shard_place();
 	if (src != NULL) {
 		o.source = src->id;
 		o.fixed = src->fixed;
@@ -248,11 +249,12 @@ static void
 collect(void)
 {
 	struct kl_error	 err;
+	struct kl_report *one;
 	FILE		*f;
 	char		*line = NULL;
-	size_t		 cap = 0;
+	size_t		 cap = 0, given = 0;
 	ssize_t		 n;
-	uint64_t	 no = 0;
+	uint64_t	 no = 0, ord = 0;
 
 	if (fflush(stdout) == EOF || dup2(rp.saved, STDOUT_FILENO) == -1)
 		log_fatal("cannot restore standard output: %s",
@@ -263,16 +265,31 @@ collect(void)
 	    (f = fdopen(rp.tmp, "r")) == NULL)
 		log_fatal("cannot read the workers' rows: %s",
 		    strerror(errno));
+	if ((one = kl_report_new()) == NULL)
+		no_memory();
 	while ((n = getline(&line, &cap, f)) > 0) {
 		no++;
 		if (line[n - 1] == '\n')
 			n--;
+		/* The next input's rows: its place in the listing. */
+		if (n == 1 && line[0] == 'I') {
+			ord = shard_given(given++);
+			continue;
+		}
 		memset(&err, 0, sizeof(err));
-		if (kl_report_read(rp.all, (uint8_t *)line, (size_t)n,
+		kl_report_clear(one);
+		if (kl_report_read(one, (uint8_t *)line, (size_t)n,
 		    &err) == -1)
 			log_fatal("a worker's row %" PRIu64 ": %s", no,
 			    err.msg);
+		if (kl_report_count(one) == 1) {
+			kl_report_rows(one)[0]->first.ord = ord;
+			kl_report_rows(one)[0]->last.ord = ord;
+		}
+		if (kl_report_merge(rp.all, one) == -1)
+			no_memory();
 	}
+	kl_report_free(one);
 	if (ferror(f))
 		log_fatal("cannot read the workers' rows: %s",
 		    strerror(errno));
@@ -763,6 +780,8 @@ rp_summary(const struct totals *t)
 		sarif_print(rp.cli, row, n, t);
 	else if (rp.cli->json) {
 		json_rows(row, n);
+		merge_state_print(rp.cli, rp.all, t, log_errors(),
+		    run_leaked());
 		print_json_summary_extra(json_summary_extra);
 		rp.json->summary(t);
 	} else
@@ -775,6 +794,22 @@ report_new(void)
 {
 	(void)ranked();
 	return (rp.fresh);
+}
+
+/* -j, in a worker: the rows of the next input follow (collect()). */
+void
+report_input_mark(void)
+{
+	if (rp.capture && fputs("I\n", stdout) == EOF)
+		out_check();
+}
+
+/* --merge: the rows of b join the run's, in no order. */
+void
+report_adopt(const struct kl_report *b)
+{
+	if (kl_report_merge_any(rp.all, b) == -1)
+		no_memory();
 }
 
 static const struct printer report_printer = {

@@ -91,6 +91,7 @@ for long in $(cat "$TMP/help.long"); do
 	kernel-source) arg==$TOPSRC/tests/srcdata/linux-6.1 ;;
 	printk-index) arg==/dev/null ;;
 	top) arg==3 ;;
+	shard) arg==1/2 ;;
 	baseline) arg==/dev/null ;;
 	live-root) arg==/tmp ;;
 	live-user) arg==nobody ;;
