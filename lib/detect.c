@@ -907,6 +907,35 @@ frame64(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	}
 }
 
+/*
+ * The VMSPLIT of an arm kernel from a frame "[<817b2528>] (dump_backtrace)
+ * from": a built-in function (no " [module]" after its name) lies in the
+ * kernel image, which starts at PAGE_OFFSET + TEXT_OFFSET.  Below the
+ * default 0xc0000000, the image's first 128 MiB say which of the splits
+ * (VMSPLIT_3G_OPT 0xb0000000, 2G 0x80000000, 1G 0x40000000,
+ * arch/arm/Kconfig) the kernel has; modules sit below PAGE_OFFSET.
+ */
+static void
+arm_split(struct kl_detect *st, uint64_t v, const uint8_t *p, const uint8_t *e)
+{
+	static const uint64_t split[] = {
+	    U64(0xb0000000), U64(0x80000000), U64(0x40000000)};
+	const uint8_t *q;
+	size_t i;
+
+	if (st->page_offset != 0 || v >= U64(0xc0000000) ||
+	    (q = memchr(p, ')', (size_t)(e - p))) == NULL || q == p ||
+	    memchr(p, '[', (size_t)(q - p)) != NULL ||
+	    memchr(p, ' ', (size_t)(q - p)) != NULL)
+		return;
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (v >= split[i] && v < split[i] + U64(0x08000000)) {
+			st->page_offset = split[i];
+			st->flags |= DF_DIRTY;
+			return;
+		}
+}
+
 /* An arm backtrace frame "[<80de0078>] (dump_backtrace) from [<...>]". */
 static void
 arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
@@ -916,9 +945,11 @@ arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 
 	n = hexrun(p, e, &v);
 	if (n == 8 && SW(p + 8, e, ">] (") &&
-	    FIND(p + 12, e, ") from [<") != NULL)
+	    FIND(p + 12, e, ") from [<") != NULL) {
 		set_family(st, KL_FAM_ARM);
-	else if (n == 16)
+		if (st->family == KL_FAM_ARM)
+			arm_split(st, v, p + 12, e);
+	} else if (n == 16)
 		frame64(st, p, e);
 	else
 		mips32_frame(st, p, e);
@@ -1395,4 +1426,45 @@ kl_detect_finish(struct kl_detect *st)
 		return;
 	resolve(st);
 	st->certain = 1;
+}
+
+/*
+ * Does this message start a report (kl_scan's report segments): a
+ * "Linux version" banner, the "CPU: 0 PID: 1 Comm: x" or "Hardware name:"
+ * line of an oops header, or "Oops", "BUG:", "Unable to handle kernel",
+ * "Internal error: Oops", "KASAN:" headers.  Prefixes are skipped as for
+ * kl_detect_line().
+ */
+int
+kl_detect_report(const uint8_t *msg, size_t len)
+{
+	const uint8_t *p, *e;
+
+	if (msg == NULL || len == 0)
+		return (0);
+	e = msg + len;
+	if ((p = skip_prefix(msg, e)) == e)
+		return (0);
+	switch (*p) {
+	case 'B':
+		return (SW(p, e, "BUG: "));
+	case 'C':
+		return (SW(p, e, "CPU: ") && p + 5 < e && p[5] >= '0' &&
+		    p[5] <= '9' && FIND(p + 5, e, " PID: ") != NULL &&
+		    FIND(p + 5, e, " Comm: ") != NULL);
+	case 'H':
+		return (SW(p, e, "Hardware name: "));
+	case 'I':
+		return (SW(p, e, "Internal error: Oops"));
+	case 'K':
+		return (SW(p, e, "KASAN: "));
+	case 'L':
+		return (SW(p, e, "Linux version "));
+	case 'O':
+		return (SW(p, e, "Oops"));
+	case 'U':
+		return (SW(p, e, "Unable to handle kernel "));
+	default:
+		return (0);
+	}
 }
