@@ -56,6 +56,7 @@
 #define DF_BOOK3E 0x04 /* ppc64 book3e */
 #define DF_PPC_E 0x08 /* book3e hint: die line without MMU=, e5500 */
 #define DF_DIRTY 0x10 /* evidence changed since the last resolve() */
+#define DF_FR_LOONG 0x20 /* a symbolised frame at 0x9000000000000000+ */
 
 #define SCORE_MAX (1u << 20)
 #define VOTES 2 /* values that decide a VA size */
@@ -872,17 +873,162 @@ mips32_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 		set_bits(st, 32, 1);
 }
 
+/*
+ * A 64-bit frame "[<a800000000169874>] sym+0x74/0x104": in the cached
+ * XKPHYS windows (CCA 3 0x98..., CCA 5 0xa8...) only a mips64 kernel
+ * runs (addrspace.h); a LoongArch kernel sits at 0x9000... (DMW1), which
+ * is only remembered for the "Code:" line.  ffffffff8... frames are
+ * mips64 CKSEG0 or x86_64 alike and say nothing by themselves.
+ */
+static void
+frame64(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+	const uint8_t *q;
+
+	if (hexrun(p, e, &v) != 16 || !SW(p + 16, e, ">] "))
+		return;
+	q = p + 19;
+	if (q >= e || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+	    *q == '_') || FIND(q, e, "+0x") == NULL)
+		return;
+	switch (v >> 56) {
+	case 0x98:
+	case 0xa8:
+		set_family(st, KL_FAM_MIPS);
+		if (st->family == KL_FAM_MIPS)
+			set_bits(st, 64, 1);
+		break;
+	case 0x90:
+		st->flags |= DF_FR_LOONG;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The VMSPLIT of an arm kernel from a frame "[<817b2528>] (dump_backtrace)
+ * from": a built-in function (no " [module]" after its name) lies in the
+ * kernel image, which starts at PAGE_OFFSET + TEXT_OFFSET.  Below the
+ * default 0xc0000000, the image's first 128 MiB say which of the splits
+ * (VMSPLIT_3G_OPT 0xb0000000, 2G 0x80000000, 1G 0x40000000,
+ * arch/arm/Kconfig) the kernel has; modules sit below PAGE_OFFSET.
+ */
+static void
+arm_split(struct kl_detect *st, uint64_t v, const uint8_t *p, const uint8_t *e)
+{
+	static const uint64_t split[] = {
+	    U64(0xb0000000), U64(0x80000000), U64(0x40000000)};
+	const uint8_t *q;
+	size_t i;
+
+	if (st->page_offset != 0 || v >= U64(0xc0000000) ||
+	    (q = memchr(p, ')', (size_t)(e - p))) == NULL || q == p ||
+	    memchr(p, '[', (size_t)(q - p)) != NULL ||
+	    memchr(p, ' ', (size_t)(q - p)) != NULL)
+		return;
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (v >= split[i] && v < split[i] + U64(0x08000000)) {
+			st->page_offset = split[i];
+			st->flags |= DF_DIRTY;
+			return;
+		}
+}
+
 /* An arm backtrace frame "[<80de0078>] (dump_backtrace) from [<...>]". */
 static void
 arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
 	uint64_t v;
+	size_t n;
 
-	if (hexrun(p, e, &v) == 8 && SW(p + 8, e, ">] (") &&
-	    FIND(p + 12, e, ") from [<") != NULL)
+	n = hexrun(p, e, &v);
+	if (n == 8 && SW(p + 8, e, ">] (") &&
+	    FIND(p + 12, e, ") from [<") != NULL) {
 		set_family(st, KL_FAM_ARM);
+		if (st->family == KL_FAM_ARM)
+			arm_split(st, v, p + 12, e);
+	} else if (n == 16)
+		frame64(st, p, e);
 	else
 		mips32_frame(st, p, e);
+}
+
+/*
+ * mips "Code: 10400028  2402fff0  de420000 <dc432880> 0203182b": 32-bit
+ * words with the faulting one in <> (arch/mips/kernel/traps.c
+ * show_code(); LoongArch copied it).  x86 prints bytes, arm, arm64 and
+ * riscv put the faulting word in (), powerpc says "Instruction dump:".
+ */
+static void
+code_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+	int words = 0, mark = 0;
+
+	while (e > p && (e[-1] == ' ' || e[-1] == '\r'))
+		e--;
+	while ((p = skip_sp(p, e)) < e) {
+		if (*p == '<') {
+			if (hexrun(p + 1, e, &v) != 8 || !SW(p + 9, e, ">"))
+				return;
+			mark++;
+			p += 10;
+		} else if (hexrun(p, e, &v) == 8 && (p + 8 == e || p[8] == ' '))
+			p += 8;
+		else
+			return;
+		words++;
+	}
+	if (mark != 1 || words < 2)
+		return;
+	set_family(st, (st->flags & DF_FR_LOONG) ? KL_FAM_LOONGARCH :
+	    KL_FAM_MIPS);
+}
+
+/*
+ * mips "$24   : 0000000000000000 ffffffff8..." register lines ("$%2d   :"
+ * every fourth register, arch/mips/kernel/traps.c __show_regs()).
+ */
+static void
+mips_reg(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	if (e - p < 7 || (p[1] != ' ' && (p[1] < '0' || p[1] > '9')) ||
+	    p[2] < '0' || p[2] > '9' || memcmp(p + 3, "   :", 4) != 0)
+		return;
+	family_width(st, KL_FAM_MIPS, p + 7, e);
+}
+
+/*
+ * "ra    : ffffffff80123456 sym+0x..." (mips __show_regs(); LoongArch
+ * prints the same, its kernel at 0x9000... in DMW1).
+ */
+static void
+ra_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	uint64_t v;
+
+	if (hexrun(skip_sp(p, e), e, &v) == 16 && (v >> 48) == 0x9000)
+		family_width(st, KL_FAM_LOONGARCH, p, e);
+	else
+		family_width(st, KL_FAM_MIPS, p, e);
+}
+
+/*
+ * "PC is at [<ffffff8008cccbc0>] xhci_irq+0x728/0x2364" (arm64 vendor
+ * kernels before v4.16): 16 digits where arm prints 8.  Without a
+ * bracketed value the line is a weak hint for arm.
+ */
+static void
+pc_is_at(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	if (SW(p, e, "[<") && reg_width(p + 2, e) == 64) {
+		set_family(st, KL_FAM_ARM64);
+		if (st->family == KL_FAM_ARM64)
+			set_bits(st, 64, 1);
+	} else
+		weak(st, KL_ARCH_ARM, 1);
 }
 
 /* "epc :" (riscv, one space or none) or "epc   :" (mips, three). */
@@ -1025,8 +1171,7 @@ detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
 	switch (*p) {
 	case '$':
-		if (SW(p, e, "$ 0   :"))
-			family_width(st, KL_FAM_MIPS, p + 7, e);
+		mips_reg(st, p, e);
 		break;
 	case '[':
 		if (SW(p, e, "[<"))
@@ -1053,7 +1198,9 @@ detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 				oops_header(st, p + 5, e);
 			else if (FIND(p + 5, e, "(ARMv") != NULL)
 				set_family(st, KL_FAM_ARM);
-		} else if (SW(p, e, "CPU features: "))
+		} else if (SW(p, e, "Code: "))
+			code_line(st, p + 5, e);
+		else if (SW(p, e, "CPU features: "))
 			set_family(st, KL_FAM_ARM64);
 		else if (SW(p, e, "CPU0 revision is: ")) {
 			if (FIND(p, e, "(Loongson-64bit") != NULL ||
@@ -1107,7 +1254,9 @@ detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 		else if (SW(p, e, "LE PAGE_SIZE="))
 			ppc_die(st, p, e);
 		else if (SW(p, e, "LR is at "))
-			weak(st, KL_ARCH_ARM, 1);
+			pc_is_at(st, p + 9, e);
+		else if (SW(p, e, "Last Breaking-Event-Address:"))
+			set_family(st, KL_FAM_S390); /* s390 show_regs() */
 		break;
 	case 'M':
 		if (SW(p, e, "Machine model: "))
@@ -1126,7 +1275,7 @@ detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 		break;
 	case 'P':
 		if (SW(p, e, "PC is at "))
-			weak(st, KL_ARCH_ARM, 1);
+			pc_is_at(st, p + 9, e);
 		else if (SW(p, e, "PrId  : "))
 			set_family(st, KL_FAM_MIPS);
 		else if (SW(p, e, "PRID: "))
@@ -1181,6 +1330,8 @@ detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	case 'r':
 		if (SW(p, e, "riscv: ") || SW(p, e, "riscv-"))
 			set_family(st, KL_FAM_RISCV);
+		else if (SW(p, e, "ra    : "))
+			ra_line(st, p + 7, e);
 		break;
 	case 's':
 		if (SW(p, e, "sp : "))
@@ -1275,4 +1426,45 @@ kl_detect_finish(struct kl_detect *st)
 		return;
 	resolve(st);
 	st->certain = 1;
+}
+
+/*
+ * Does this message start a report (kl_scan's report segments): a
+ * "Linux version" banner, the "CPU: 0 PID: 1 Comm: x" or "Hardware name:"
+ * line of an oops header, or "Oops", "BUG:", "Unable to handle kernel",
+ * "Internal error: Oops", "KASAN:" headers.  Prefixes are skipped as for
+ * kl_detect_line().
+ */
+int
+kl_detect_report(const uint8_t *msg, size_t len)
+{
+	const uint8_t *p, *e;
+
+	if (msg == NULL || len == 0)
+		return (0);
+	e = msg + len;
+	if ((p = skip_prefix(msg, e)) == e)
+		return (0);
+	switch (*p) {
+	case 'B':
+		return (SW(p, e, "BUG: "));
+	case 'C':
+		return (SW(p, e, "CPU: ") && p + 5 < e && p[5] >= '0' &&
+		    p[5] <= '9' && FIND(p + 5, e, " PID: ") != NULL &&
+		    FIND(p + 5, e, " Comm: ") != NULL);
+	case 'H':
+		return (SW(p, e, "Hardware name: "));
+	case 'I':
+		return (SW(p, e, "Internal error: Oops"));
+	case 'K':
+		return (SW(p, e, "KASAN: "));
+	case 'L':
+		return (SW(p, e, "Linux version "));
+	case 'O':
+		return (SW(p, e, "Oops"));
+	case 'U':
+		return (SW(p, e, "Unable to handle kernel "));
+	default:
+		return (0);
+	}
 }

@@ -215,6 +215,8 @@ struct kl_detect {
 	uint64_t	 lines;		/* lines seen */
 	unsigned	 flags;		/* detect.c internal (DF_*): facts
 					   that are final, pending work */
+	uint64_t	 page_offset;	/* arm: PAGE_OFFSET of a VMSPLIT
+					   seen in frames, 0 unknown */
 };
 enum kl_family {
 	KL_FAM_NONE = 0, KL_FAM_X86, KL_FAM_ARM64, KL_FAM_ARM, KL_FAM_PPC,
@@ -430,6 +432,7 @@ void		 kl_detect_init(struct kl_detect *);
 void		 kl_detect_line(struct kl_detect *, const uint8_t *, size_t);
 void		 kl_detect_value(struct kl_detect *, uint64_t, size_t);
 void		 kl_detect_finish(struct kl_detect *);
+int		 kl_detect_report(const uint8_t *, size_t);
 
 /* classify.c */
 void		 kl_classify(const struct kl_layout *, const struct kl_anchors *,

@@ -9,6 +9,17 @@
  * context, so every token is found exactly once and memory stays
  * bounded.  With --arch auto, candidates wait (copied, bounded) until
  * detect.c is certain of the architecture or the boot segment ends.
+ *
+ * Report segments: once a segment's architecture is decided, a report
+ * header (kl_detect_report(): a banner, "CPU: .. PID: .. Comm:",
+ * "Hardware name:", Oops/BUG:/KASAN: headers) opens a watch: the
+ * report's own lines go to a fresh detector (rdet) and its candidates
+ * wait again.  When the report's evidence names another architecture
+ * (a mail quoting an x86 report on linux-s390), the report becomes a
+ * segment of its own from its header on; otherwise the waiting tokens
+ * are emitted in the segment's architecture, exactly as without the
+ * watch, so single-machine logs read the same.  All of it lives in
+ * watch_begin(), watch_line(), watch_end() and the decide() hook.
  */
 #include "config.h"
 
@@ -30,12 +41,18 @@
 #define TOKS		256		/* tokens per finder call */
 #define INPLACE_MIN	1024		/* feeds scanned where they lie */
 #define NO_LINE		SIZE_MAX
+#define WATCH_LINES	64		/* lines a report watch reads at most */
 
 static const char unhashed_banner[] =
     "** This system shows unhashed kernel memory addresses";
 
-/* A candidate waiting for the architecture to be known. */
+/*
+ * A candidate waiting for the architecture to be known, or (is_line) a
+ * line event held behind such candidates during a report watch, so the
+ * sink sees lines and findings in the order of the log.
+ */
 struct pend {
+	int		 is_line;	/* a kl_line: msg, banner (msg_head) */
 	size_t		 off;		/* copied bytes in the arena */
 	size_t		 len;
 	size_t		 msg;		/* message start within the copy */
@@ -98,9 +115,17 @@ struct kl_scan {
 	struct kl_layout	 layout;
 	struct kl_anchors	 anchors;
 
+	/* The report watch (see the top of this file). */
+	int			 watch;		/* tokens wait for rdet */
+	int			 watch_banner;	/* a banner was seen in it */
+	int			 watch_lines;	/* lines it read */
+	uint64_t		 watch_line;	/* the header's line */
+	struct kl_detect	 rdet;		/* the report's evidence */
+
 	/* Pending candidates (--arch auto). */
 	struct pend		*pend;
 	size_t			 npend;
+	size_t			 nlines;	/* of them line events */
 	size_t			 pendcap;
 	uint8_t			*arena;
 	size_t			 arenalen;
@@ -131,11 +156,14 @@ static void
 set_arch(struct kl_scan *sc, enum kl_arch_id id)
 {
 	struct kl_error err;
+	uint64_t po = sc->opt->page_offset;
 
+	if (po == 0 && id == KL_ARCH_ARM)
+		po = sc->det.page_offset;	/* a split seen in frames */
 	sc->arch = id;
 	sc->widths = arch_widths(id);
 	sc->decided = 1;
-	if (kl_arch_layout(id, sc->opt->page_offset, &sc->layout, &err) == -1)
+	if (kl_arch_layout(id, po, &sc->layout, &err) == -1)
 		(void)kl_arch_layout(KL_ARCH_AUTO, 0, &sc->layout, &err);
 	kl_arch_refine(&sc->layout, sc->det.kver);
 	if (id != KL_ARCH_AUTO)
@@ -236,14 +264,34 @@ flush_pending(struct kl_scan *sc)
 			p->rec.cursor = p->cursor == SIZE_MAX ? NULL :
 			    (const char *)sc->arena + p->cursor;
 		}
+		if (p->is_line) {
+			struct kl_line l;
+
+			l.line = p->line;
+			l.text = sc->arena + p->off;
+			l.len = p->len;
+			l.msg = p->msg;
+			l.offset = p->offset;
+			l.boot = sc->boot;
+			l.banner = p->msg_head;
+			l.record = p->has_rec ? &p->rec : NULL;
+			if (sc->sink.line(sc->sink.arg, &l) != 0) {
+				sc->stopped = 1;
+				rc = 1;
+			}
+			continue;
+		}
 		rc = emit(sc, sc->arena + p->off, p->len, p->msg, p->msg_head,
 		    &p->tok, p->line, p->column, p->offset, p->lcol, p->flags,
 		    p->has_rec ? &p->rec : NULL);
 	}
 	sc->npend = 0;
+	sc->nlines = 0;
 	sc->arenalen = 0;
 	return (rc);
 }
+
+static int watch_end(struct kl_scan *, int);
 
 /* Settle the architecture of the segment now and flush what waited. */
 static int
@@ -251,6 +299,8 @@ decide(struct kl_scan *sc, int final)
 {
 	enum kl_arch_id id;
 
+	if (sc->watch)
+		return (watch_end(sc, final));
 	if (final)
 		kl_detect_finish(&sc->det);
 	id = sc->det.arch;
@@ -326,6 +376,7 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	}
 	memcpy(sc->arena + sc->arenalen, lb + lo, n);
 	p = &sc->pend[sc->npend++];
+	p->is_line = 0;
 	p->off = sc->arenalen;
 	p->len = n;
 	p->msg = msg > lo ? msg - lo : 0;
@@ -337,6 +388,62 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	p->offset = offset;
 	p->lcol = lcol + lo;
 	p->flags = flags;
+	sc->arenalen += n;
+	p->has_rec = sc->rec != NULL;
+	if (p->has_rec) {
+		p->rec = *sc->rec;
+		p->field = sc->arenalen;
+		memcpy(sc->arena + sc->arenalen, sc->rec->field, fl);
+		sc->arenalen += fl;
+		p->cursor = SIZE_MAX;
+		if (cl > 0) {
+			p->cursor = sc->arenalen;
+			memcpy(sc->arena + sc->arenalen, sc->rec->cursor, cl);
+			sc->arenalen += cl;
+		}
+	}
+	return (0);
+}
+
+/*
+ * Hold the line event l behind the waiting candidates (report watch).
+ * When the caps are reached or memory is short, the candidates are
+ * settled and l is delivered at once.  Returns non-zero to stop.
+ */
+static int
+pend_line(struct kl_scan *sc, const struct kl_line *l)
+{
+	struct pend *p;
+	size_t n = l->len, fl = 0, cl = 0, need;
+
+	if (sc->rec != NULL) {
+		fl = strlen(sc->rec->field) + 1;
+		cl = sc->rec->cursor != NULL ? strlen(sc->rec->cursor) + 1 : 0;
+	}
+	need = n + fl + cl;
+	if (sc->npend >= PEND_TOKENS || sc->arenalen + need > PEND_BYTES ||
+	    grow((void **)&sc->pend, &sc->pendcap, sc->npend + 1,
+	    sizeof(*sc->pend)) == -1 ||
+	    grow((void **)&sc->arena, &sc->arenacap, sc->arenalen + need,
+	    1) == -1) {
+		if (decide(sc, 0) != 0)
+			return (1);
+		if (sc->sink.line(sc->sink.arg, l) != 0) {
+			sc->stopped = 1;
+			return (1);
+		}
+		return (0);
+	}
+	memcpy(sc->arena + sc->arenalen, l->text, n);
+	p = &sc->pend[sc->npend++];
+	sc->nlines++;
+	p->is_line = 1;
+	p->off = sc->arenalen;
+	p->len = n;
+	p->msg = l->msg < n ? l->msg : n;
+	p->msg_head = l->banner;
+	p->line = l->line;
+	p->offset = l->offset;
 	sc->arenalen += n;
 	p->has_rec = sc->rec != NULL;
 	if (p->has_rec) {
@@ -404,14 +511,119 @@ new_segment(struct kl_scan *sc, uint64_t last)
 	return (rc);
 }
 
+/* How many waiting tokens layout l reads as kernel addresses. */
+static size_t
+pending_kernel(const struct kl_scan *sc, const struct kl_layout *l)
+{
+	struct kl_region_hit hit;
+	unsigned w;
+	size_t i, n = 0;
+
+	w = l->arch != NULL && l->arch->bits == 32 ? 8 : 16;
+	for (i = 0; i < sc->npend; i++) {
+		if (sc->pend[i].is_line || sc->pend[i].tok.len != w)
+			continue;
+		kl_arch_lookup(l, sc->pend[i].tok.value, &hit);
+		if (hit.region != KL_REGION_NONE)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * Does the watched report belong to another machine?  Strong evidence:
+ * another family, or another word size.  Weak evidence only (a "BIOS"
+ * Hardware name in a KASAN report without register lines): when its
+ * profile reads more of the report's values as kernel addresses than the
+ * segment's profile does (none, for context-only s390x).
+ */
+static int
+report_differs(struct kl_scan *sc)
+{
+	const struct kl_detect *r = &sc->rdet;
+	struct kl_layout l;
+	struct kl_error err;
+
+	if (r->family != KL_FAM_NONE)
+		return (r->family != sc->det.family || (r->bits != 0 &&
+		    sc->det.bits != 0 && r->bits != sc->det.bits));
+	if (r->arch == KL_ARCH_AUTO || r->arch == sc->arch ||
+	    kl_arch_layout(r->arch, sc->opt->page_offset, &l, &err) == -1)
+		return (0);
+	return (pending_kernel(sc, &l) > pending_kernel(sc, &sc->layout));
+}
+
+/*
+ * A report header in a decided segment: its tokens wait, and its lines
+ * are read by a fresh detector, until watch_end().
+ */
+static void
+watch_begin(struct kl_scan *sc)
+{
+	sc->watch = 1;
+	sc->watch_banner = 0;
+	sc->watch_lines = 0;
+	sc->watch_line = sc->lineno;
+	kl_detect_init(&sc->rdet);
+	sc->decided = 0;	/* the segment's arch and layout stay */
+}
+
+/* A line of a watched report (or its header); ends the watch when clear. */
+static int
+watch_line(struct kl_scan *sc, const uint8_t *p, size_t n, int banner)
+{
+	const struct kl_detect *r = &sc->rdet;
+
+	if (!sc->watch)
+		watch_begin(sc);
+	sc->watch_lines++;
+	sc->watch_banner |= banner;
+	kl_detect_line(&sc->rdet, p, n);
+	if ((r->family != KL_FAM_NONE && (r->family != sc->det.family ||
+	    r->bits != 0 || r->certain)) || sc->watch_lines >= WATCH_LINES)
+		return (decide(sc, 0));
+	return (0);
+}
+
+/*
+ * End the watch: when the report names another architecture, it is a
+ * segment of its own from its header on (detection goes on with its
+ * evidence); otherwise what waited is emitted in the segment's arch.
+ */
+static int
+watch_end(struct kl_scan *sc, int final)
+{
+	sc->watch = 0;
+	if (!report_differs(sc)) {
+		sc->decided = 1;
+		return (flush_pending(sc));
+	}
+	if (boot_end(sc, sc->watch_line - 1) != 0)
+		return (1);
+	sc->seg_first = sc->watch_line;
+	sc->boot++;
+	sc->st.boots++;
+	sc->seg_banner = sc->watch_banner;
+	sc->seg_lines = sc->watch_lines;
+	sc->seg_flags = 0;
+	sc->have_ts = 0;
+	memset(&sc->anchors, 0, sizeof(sc->anchors));
+	sc->det = sc->rdet;
+	sc->arch = KL_ARCH_AUTO;
+	sc->widths = arch_widths(KL_ARCH_AUTO);
+	if (final || sc->det.certain)
+		return (decide(sc, final));
+	return (0);
+}
+
 /* Frame the line starting at buf[sc->ls]: message, boot and arch evidence. */
 static int
 frame_line(struct kl_scan *sc, size_t avail)
 {
 	struct kl_frame fr;
-	const uint8_t *lp = sc->buf + sc->ls, *mp, *fp = lp;
+	const uint8_t *lp = sc->buf + sc->ls, *mp, *fp = lp, *dp;
 	uint8_t mail[FRAME_MAX];
-	size_t fl = avail < FRAME_MAX ? avail : FRAME_MAX, ml, q = 0;
+	size_t fl = avail < FRAME_MAX ? avail : FRAME_MAX, ml, q = 0, dl;
 	int newseg = 0;
 
 	if (fl > 0 && lp[fl - 1] == '\r' && fl == avail)
@@ -460,13 +672,15 @@ frame_line(struct kl_scan *sc, size_t avail)
 		sc->seg_flags |= KL_F_UNHASHED;
 		sc->st.unhashed++;
 	}
-	if (!sc->decided && fp == mail) {
-		/* Detection reads the copy, up to what was copied. */
-		kl_detect_line(&sc->det, mail + fr.msg, fl - fr.msg);
-		if (sc->det.certain && decide(sc, 0) != 0)
+	/* Detection reads the mail copy, up to what was copied. */
+	dp = fp == mail ? mail + fr.msg : mp;
+	dl = fp == mail ? fl - fr.msg : (ml < DETECT_MAX ? ml : DETECT_MAX);
+	if (sc->watch || (sc->decided && sc->opt->arch == KL_ARCH_AUTO &&
+	    sc->det.family != KL_FAM_NONE && kl_detect_report(dp, dl))) {
+		if (watch_line(sc, dp, dl, fr.boot) != 0)
 			return (1);
 	} else if (!sc->decided) {
-		kl_detect_line(&sc->det, mp, ml < DETECT_MAX ? ml : DETECT_MAX);
+		kl_detect_line(&sc->det, dp, dl);
 		if (sc->det.certain && decide(sc, 0) != 0)
 			return (1);
 	}
@@ -483,7 +697,11 @@ frame_line(struct kl_scan *sc, size_t avail)
 		l.boot = sc->boot;
 		l.banner = fr.boot;
 		l.record = sc->rec;
-		if (sc->sink.line(sc->sink.arg, &l) != 0) {
+		if (sc->watch || sc->nlines > 0) {
+			/* Behind the report's waiting candidates. */
+			if (pend_line(sc, &l) != 0)
+				return (1);
+		} else if (sc->sink.line(sc->sink.arg, &l) != 0) {
 			sc->stopped = 1;
 			return (1);
 		}
@@ -560,7 +778,8 @@ scan_tokens(struct kl_scan *sc, size_t from, size_t hi, int eol,
 
 			t.start -= lstart;
 			if (!sc->decided) {
-				kl_detect_value(&sc->det, t.value, t.len);
+				kl_detect_value(sc->watch ? &sc->rdet :
+				    &sc->det, t.value, t.len);
 				rc = pend_token(sc, lb, ll, msg, msg_head, &t,
 				    sc->lineno, abs - sc->ls_abs + 1, abs,
 				    lcol, flags, err);
@@ -762,11 +981,13 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->seg_flags = 0;
 	sc->seg_first = 1;
 	sc->npend = 0;
+	sc->nlines = 0;
 	sc->arenalen = 0;
 	memset(&sc->anchors, 0, sizeof(sc->anchors));
 	memset(&sc->st, 0, sizeof(sc->st));
 	sc->st.boots = 1;
 	sc->prior = KL_ARCH_AUTO;
+	sc->watch = 0;
 	sc->rec = NULL;
 	kl_detect_init(&sc->det);
 	if (sc->opt->arch != KL_ARCH_AUTO)

@@ -349,9 +349,8 @@ scan "$TESTDATA/$f"
 is "$STATUS" 1 "$f: exit status"
 is "$(q arch)" arm "$f: detected arch"
 is "$(q cands)" 95 "$f: 95 candidates in all"
-todo_is "$(q pos)" "$exp_auto" \
-    "$f: auto finds the 58 kernel addresses without --page-offset" \
-    "default PAGE_OFFSET 0xc0000000 drops every 0x8xxxxxxx frame of a 2G/2G kernel"
+is "$(q pos)" "$exp_auto" \
+    "$f: auto finds the 58 kernel addresses without --page-offset (the split from its frames)"
 
 # ---------------------------------------------------------------------
 # ppc64: syzkaller 5.4 pSeries (MMU=Hash) oops.

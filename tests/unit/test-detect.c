@@ -629,6 +629,90 @@ t_others(void **state)
 	expect(&st, KL_ARCH_SPARC64, 1);
 }
 
+/* Does the line s start a report? */
+static int
+report(const char *s)
+{
+	return (kl_detect_report((const uint8_t *)s, strlen(s)));
+}
+
+/*
+ * Issue 14 rules: mips64 from its own lines and frames, the arm64 "PC is
+ * at [<16 digits>]" of 4.x vendor kernels, s390's Last Breaking-Event-
+ * Address, the arm VMSPLIT from frames, and the report headers.
+ */
+static void
+t_report_rules(void **state)
+{
+	struct kl_detect st;
+
+	(void)state;
+	/* mail/linux-mips/f8c6a247...: CKSEG0 frames, then the Code: line. */
+	kl_detect_init(&st);
+	line(&st, ">   [<ffffffff8235d088>] reserve_bootmem_region+0xa8/0x184");
+	expect(&st, KL_ARCH_AUTO, 0);
+	line(&st, ">   Code: 10400028  2402fff0  de420000 <dc432880> 0203182b "
+	    "14600022");
+	expect(&st, KL_ARCH_MIPS64, 0);
+	/* x86 bytes and arm words in () are not mips. */
+	kl_detect_init(&st);
+	line(&st, "Code: 48 89 e5 <0f> 0b 5d c3");
+	line(&st, "Code: e5933000 e3530000 (e5932000)");
+	expect(&st, KL_ARCH_AUTO, 0);
+	/* An XKPHYS (CCA 5) frame is mips64, never sparc64. */
+	kl_detect_init(&st);
+	line(&st, "[<a800000000169874>] show_stack+0x74/0x104");
+	expect(&st, KL_ARCH_MIPS64, 1);
+	/* mips register lines past $ 0, and ra. */
+	kl_detect_init(&st);
+	line(&st, "$24   : 0000000000000000 ffffffff94001ce0");
+	expect(&st, KL_ARCH_MIPS64, 1);
+	kl_detect_init(&st);
+	line(&st, "ra    : 8010adec show_stack+0x74/0x104");
+	expect(&st, KL_ARCH_MIPS32, 1);
+	kl_detect_init(&st);
+	line(&st, "ra    : 90000000012a3c20 dump_stack_lvl+0x28/0x3c");
+	expect(&st, KL_ARCH_LOONGARCH64, 1);
+	/* mail/linux-arm-kernel/4ff7d3ea...: arm64, not arm. */
+	kl_detect_init(&st);
+	line(&st, "PC is at [<ffffff8008cccbc0>] xhci_irq+0x728/0x2364");
+	assert_int_equal(st.family, KL_FAM_ARM64);
+	kl_detect_init(&st);
+	line(&st, "PC is at xhci_irq+0x728/0x2364");
+	expect(&st, KL_ARCH_ARM, 0);
+	/* mail/linux-s390/0714a7f5... */
+	kl_detect_init(&st);
+	line(&st, "  Last Breaking-Event-Address:");
+	expect(&st, KL_ARCH_S390X, 1);
+	/* arm 2G/2G (syzkaller, ARM-Versatile Express 6.3). */
+	kl_detect_init(&st);
+	line(&st, "[<817b2528>] (dump_backtrace) from [<817b261c>] "
+	    "(show_stack+0x18/0x1c arch/arm/kernel/traps.c:256)");
+	expect(&st, KL_ARCH_ARM, 1);
+	assert_true(st.page_offset == U64(0x80000000));
+	kl_detect_init(&st);
+	line(&st, "[<bf0a1b2c>] (foo [mymod]) from [<c0100000>] (bar+0x1/0x2)");
+	assert_true(st.page_offset == 0);
+	kl_detect_init(&st);
+	line(&st, "[<c0108f1c>] (unwind_backtrace) from [<c010b8a8>] "
+	    "(show_stack+0x10/0x14)");
+	assert_true(st.page_offset == 0);
+	/* Report headers, past quotes and timestamps. */
+	assert_true(report("> [  1.0] BUG: KASAN: "
+	    "use-after-free in foo"));
+	assert_true(report("CPU: 1 PID: 1 Comm: swapper/0 "
+	    "Not tainted 6.1.0 #1"));
+	assert_true(report("Hardware name: IBM 8561 T01 703 "
+	    "(LPAR)"));
+	assert_true(report("Unable to handle kernel paging "
+	    "request at virtual address 0000000000000000"));
+	assert_true(report("Oops[#1]:"));
+	assert_true(report("Linux version 6.1.0-57-amd64"));
+	assert_false(report("CPU: 0 PID: 1 at foo"));
+	assert_false(report("Call Trace:"));
+	assert_false(report("BUGS: none"));
+}
+
 /* The first strong family wins; weak hints never override it. */
 static void
 t_first_wins(void **state)
@@ -811,6 +895,7 @@ main(void)
 		cmocka_unit_test(t_riscv),
 		cmocka_unit_test(t_mips),
 		cmocka_unit_test(t_others),
+		cmocka_unit_test(t_report_rules),
 		cmocka_unit_test(t_first_wins),
 		cmocka_unit_test(t_prefixes),
 		cmocka_unit_test(t_evidence),
