@@ -838,6 +838,18 @@ jobs_drain(void)
 	return (js.stop);
 }
 
+/*
+ * Start every worker now, while the caller has no other thread: the
+ * input layer's producer thread (members.c) must not be running when
+ * one is forked (a lock it holds would stay held in the worker).
+ */
+void
+jobs_start(void)
+{
+	while (js.nw < js.max)
+		(void)start_worker();
+}
+
 /* Has -q found its leak (nothing more is scanned)? */
 int
 jobs_stopped(void)

@@ -1082,6 +1082,7 @@ split_input(const char *path, int fd)
 	run.is_stdin = 0;
 	run.native = NULL;
 	run.iops.flags = input_flags(0);
+	jobs_start();	/* forked before the input layer's thread runs */
 	rc = members_input(path, fd, &run.cli->limits, &run.iops, &err,
 	    &stop);
 	/* A long unit scanned here (members.c) and -q, as scan_input(). */

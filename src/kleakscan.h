@@ -239,6 +239,7 @@ void		 jobs_write_failed(int);
 int		 jobs_unit(int);
 int		 jobs_stopped(void);
 int		 jobs_drain(void);
+void		 jobs_start(void);
 
 /* members.c */
 int		 members_split(int);
