@@ -15,7 +15,10 @@
  * hand-over does not cost more than their scan.  The parent
  * copies each input's output once every input before it is out, sums the
  * counters and reports walk errors in their place: the bytes written are
- * the ones -j 1 writes.  What was loaded before the workers started (the
+ * the ones -j 1 writes.  A job can also be one unit of an archive that
+ * the parent read (members.c): its file descriptor holds the unit's
+ * bytes and names, and the worker replays it through the unit callbacks.
+ * What was loaded before the workers started (the
  * engine, the symbol maps, the leak sources) is shared copy-on-write.
  */
 #include "config.h"
@@ -90,6 +93,8 @@ struct jobmsg {
 	int		 has_path;	/* the names are paths */
 	uint32_t	 walked;	/* bit i: input i was met in a walk */
 	size_t		 namelen;	/* the names, with their NULs */
+	int		 unit;		/* one unit of an archive (members.c):
+					   the fd holds it, no name */
 };
 
 /* A small input waiting for its batch to be sent. */
@@ -349,7 +354,11 @@ worker(int sock)
 		for (i = 0; i < k; i++) {
 			if (at >= end)
 				_exit(2);
-			if (!r.stop) {
+			if (!r.stop && m.unit) {
+				memset(&one, 0, sizeof(one));
+				js.ops->unit(js.ops->arg, fds[i], &one);
+				jobres_add(&r, &one);
+			} else if (!r.stop) {
 				memset(&one, 0, sizeof(one));
 				js.ops->scan(js.ops->arg, at,
 				    m.has_path ? at : NULL, fds[i], m.is_stdin,
@@ -632,7 +641,7 @@ idle_worker(void)
  */
 static int
 send_job(const int *in, int k, const char *names, size_t namelen,
-    int has_path, int is_stdin, uint32_t walked)
+    int has_path, int is_stdin, uint32_t walked, int unit)
 {
 	union fdmsg	 cb;
 	struct msghdr	 mh;
@@ -661,6 +670,7 @@ send_job(const int *in, int k, const char *names, size_t namelen,
 	m.is_stdin = is_stdin;
 	m.has_path = has_path;
 	m.walked = walked;
+	m.unit = unit;
 	m.ninputs = k;
 	m.namelen = namelen;
 	memcpy(fds, in, (size_t)k * sizeof(int));
@@ -740,7 +750,7 @@ flush_batch(void)
 		memcpy(js.names + off, js.bat[i].name, len);
 		off += len;
 	}
-	stop = send_job(fds, (int)js.nbat, js.names, off, 1, 0, walked);
+	stop = send_job(fds, (int)js.nbat, js.names, off, 1, 0, walked, 0);
 	for (i = 0; i < js.nbat; i++) {
 		close(js.bat[i].fd);
 		free(js.bat[i].name);
@@ -788,7 +798,63 @@ jobs_input(const char *name, const char *path, int fd, int is_stdin,
 	if ((stop = flush_batch()) != 0)
 		return (stop);
 	return (send_job(&fd, 1, name, namelen, path != NULL, is_stdin,
-	    walked ? 1 : 0));
+	    walked ? 1 : 0, 0));
+}
+
+/*
+ * Scan one unit of an archive in a worker: fd holds its bytes and what
+ * names it (members.c); the caller closes fd.  Non-zero: -q found its
+ * leak, stop the input.
+ */
+int
+jobs_unit(int fd)
+{
+	int	stop;
+
+	if ((stop = flush_batch()) != 0)
+		return (stop);
+	/* What the caller printed itself (members.c) goes first. */
+	if (fflush(stdout) == EOF || ferror(stdout))
+		js.ops->out_failed(errno);
+	return (send_job(&fd, 1, "", 1, 1, 0, 0, 1));
+}
+
+/*
+ * Write out every input in flight, waiting for their workers, so that
+ * the caller may write the next output itself.  Non-zero: -q.
+ */
+int
+jobs_drain(void)
+{
+	(void)flush_batch();
+	for (;;) {
+		emit();
+		if (js.n == 0 || js.stop)
+			break;
+		collect();
+	}
+	if (fflush(stdout) == EOF || ferror(stdout))
+		js.ops->out_failed(errno);
+	return (js.stop);
+}
+
+/*
+ * Start every worker now, while the caller has no other thread: the
+ * input layer's producer thread (members.c) must not be running when
+ * one is forked (a lock it holds would stay held in the worker).
+ */
+void
+jobs_start(void)
+{
+	while (js.nw < js.max)
+		(void)start_worker();
+}
+
+/* Has -q found its leak (nothing more is scanned)? */
+int
+jobs_stopped(void)
+{
+	return (js.stop);
 }
 
 /* A walk error: reported in its place among the inputs. */

@@ -16,7 +16,9 @@
  * member or input.  The exit status is decided once, at the end: 0 clean,
  * 1 leaks, 2 errors (errors win, except -q with a leak).  With -j N
  * (jobs.c) each input is scanned the same way in a worker process and
- * the parent puts the outputs in input order and sums the counters.
+ * the parent puts the outputs in input order and sums the counters;
+ * when the one input named is an archive, the parent reads it and each
+ * of its units goes to a worker (members.c).
  */
 #include "config.h"
 
@@ -80,6 +82,7 @@ struct run {
 	enum stop		 stop;
 	int			 leaked;	/* a leak was found */
 	int			 jobs;		/* inputs go to workers */
+	int			 split;		/* ...an archive's members too */
 	struct totals		 tot;
 };
 
@@ -979,6 +982,19 @@ redact_native(const char *name, const char *path, uint64_t errs)
 		whole_error(name, msg);
 }
 
+/* The input layer's flags for an input (walked: met in a walk). */
+static unsigned
+input_flags(int walked)
+{
+	unsigned	flags;
+
+	/* Named inputs are scanned even when they look binary. */
+	flags = run.iops.flags & ~(unsigned)KL_INPUT_TOP_DATA;
+	if (!walked && run.cli->binary_files == BINARY_AUTO)
+		flags |= KL_INPUT_TOP_DATA;
+	return (flags);
+}
+
 /* Scan one input, its members and what they hold; non-zero stops all. */
 static int
 scan_input(const char *name, const char *path, int fd, int is_stdin,
@@ -990,10 +1006,7 @@ scan_input(const char *name, const char *path, int fd, int is_stdin,
 	int		rc;
 
 	run.is_stdin = is_stdin;
-	/* Named inputs are scanned even when they look binary. */
-	run.iops.flags &= ~(unsigned)KL_INPUT_TOP_DATA;
-	if (!walked && run.cli->binary_files == BINARY_AUTO)
-		run.iops.flags |= KL_INPUT_TOP_DATA;
+	run.iops.flags = input_flags(walked);
 	errs = log_errors();
 	if (run.cli->redact && rewrite_input_begin(is_stdin ? NULL : path,
 	    is_stdin && run.cli->label == NULL ? "standard-input" : name,
@@ -1057,13 +1070,42 @@ scan_input(const char *name, const char *path, int fd, int is_stdin,
 	return (0);
 }
 
+/*
+ * -j on the one input, an archive: its units go to the workers
+ * (members.c), the input layer runs here.  Non-zero: -q, stop.
+ */
+static int
+split_input(const char *path, int fd)
+{
+	struct kl_error	err;
+	int		rc, stop;
+
+	memset(&err, 0, sizeof(err));
+	run.is_stdin = 0;
+	run.native = NULL;
+	run.iops.flags = input_flags(0);
+	jobs_start();	/* forked before the input layer's thread runs */
+	rc = members_input(path, fd, &run.cli->limits, &run.iops, &err,
+	    &stop);
+	/* A long unit scanned here (members.c) and -q, as scan_input(). */
+	if (run.stop == STOP_ALL) {
+		unit_finish(NULL);
+		return (1);
+	}
+	if (rc == -1 && !stop)
+		jobs_error(path, err.line, lib_msg(&err));
+	return (stop);
+}
+
 /* Scan an open file (met in a directory walk or not) and close it. */
 static int
 input_file(const char *path, int fd, int walked)
 {
 	int	stop;
 
-	if (run.jobs)
+	if (run.jobs && run.split && !walked && members_split(fd))
+		stop = split_input(path, fd);
+	else if (run.jobs)
 		stop = jobs_input(path, path, fd, 0, walked);
 	else
 		stop = scan_input(path, path, fd, 0, walked);
@@ -1144,6 +1186,54 @@ int
 run_leaked(void)
 {
 	return (run.leaked);
+}
+
+/*
+ * Worker: scan one unit of an archive that the parent read (members.c),
+ * through the callbacks the input layer calls in -j 1.
+ */
+static void
+job_unit(void *arg, int fd, struct jobres *r)
+{
+	static char	 buf[256 * 1024];
+	struct kl_unit	 ku;
+	struct kl_error	 cut;
+	uint64_t	 errs, len, off;
+	ssize_t		 n;
+	int		 has_cut;
+
+	(void)arg;
+	run.jobs = 0;
+	memset(&run.tot, 0, sizeof(run.tot));
+	run.leaked = 0;
+	run.stop = STOP_NONE;
+	run.is_stdin = 0;
+	run.native = NULL;
+	errs = log_errors();
+	if (members_read(fd, &ku, &cut, &has_cut, &len) == -1)
+		log_fatal("a worker got a damaged unit");
+	if (on_begin(&run, &ku) == 0) {
+		for (off = 0; off < len; off += (uint64_t)n) {
+			do
+				n = pread(fd, buf, len - off < sizeof(buf) ?
+				    (size_t)(len - off) : sizeof(buf),
+				    (off_t)off);
+			while (n == -1 && errno == EINTR);
+			if (n <= 0)
+				log_fatal("cannot read a unit back: %s",
+				    n == -1 ? strerror(errno) : "short");
+			if (on_data(&run, &ku, buf, (size_t)n) != 0)
+				break;
+		}
+		(void)on_end(&run, &ku, has_cut ? &cut : NULL);
+	}
+	if (run.stop == STOP_ALL)
+		unit_finish(NULL);
+	members_free(&ku);
+	r->tot = run.tot;
+	r->errors = log_errors() - errs;
+	r->leaked = run.leaked;
+	r->stop = run.stop == STOP_ALL;
 }
 
 /* Add the record r to *into: counters summed, flags kept. */
@@ -1352,10 +1442,15 @@ main(int argc, char **argv)
 		jops.merge = job_merge;
 		jops.error = job_error;
 		jops.out_failed = out_failed;
+		jops.unit = job_unit;
 		if (cli.report)
 			report_jobs();
 		jobs_init(n, &jops);
 		run.jobs = 1;
+		/* One named file: its members may go to the workers. */
+		run.split = cli.noperands == 1 && cli.files_from == NULL &&
+		    strcmp(cli.operands[0], "-") != 0 &&
+		    !is_dir(cli.operands[0]);
 	}
 	scan_all(&cli);
 	if (run.jobs) {

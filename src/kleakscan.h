@@ -170,6 +170,8 @@ struct jobs_ops {
 	void	(*error)(void *, const char *, uint64_t, const char *);
 	/* Writing stdout failed with errnum: end as -j 1 would. */
 	void	(*out_failed)(int);
+	/* In a worker: scan one unit of an archive (members.c). */
+	void	(*unit)(void *, int, struct jobres *);
 };
 
 /* The report of one boot segment. */
@@ -241,6 +243,18 @@ int		 jobs_input(const char *, const char *, int, int, int);
 void		 jobs_error(const char *, uint64_t, const char *);
 void		 jobs_finish(void);
 void		 jobs_write_failed(int);
+int		 jobs_unit(int);
+int		 jobs_stopped(void);
+int		 jobs_drain(void);
+void		 jobs_start(void);
+
+/* members.c */
+int		 members_split(int);
+int		 members_input(const char *, int, const struct kl_limits *,
+		     const struct kl_input_ops *, struct kl_error *, int *);
+int		 members_read(int, struct kl_unit *, struct kl_error *, int *,
+		     uint64_t *);
+void		 members_free(struct kl_unit *);
 
 /* rewrite.c */
 void		 rewrite_init(const struct cli *);

@@ -10,7 +10,8 @@
 #   .tar.gz, .tar.zst and .tar.xz of the first 300 MiB of addr.log in 100
 #   members, and addr.log.gz, against igzip -dc, zcat, zstdcat and xzcat
 #   writing to /dev/null, and kleakscan on the old paths (zlib, no
-#   producer thread).
+#   producer thread); the plain logs.tar against cat; kleakscan -j1 and
+#   -j2 on each (one archive named alone: its members go to the workers).
 # Environment: BENCH_DIR (inputs, default ${TMPDIR:-/tmp}/kleak-bench),
 #   RUNS (hyperfine runs, default 5), WARMUP (default 1).
 #
@@ -110,9 +111,12 @@ bench_archives() {
 		xz -6 -T2 -c "$a/logs.tar" >"$a/logs.tar.xz"
 		gzip -6 -c "$DIR/addr.log" >"$a/addr.log.gz"
 	fi
-	for f in logs.tar.gz addr.log.gz logs.tar.zst logs.tar.xz; do
+	for f in logs.tar logs.tar.gz addr.log.gz logs.tar.zst logs.tar.xz; do
 		p=$a/$f
 		case $f in
+		*.tar)
+			set -- -n dec-cat "cat $p >/dev/null"
+			bytes=$(wc -c <"$p") ;;
 		*.gz)
 			set --
 			have igzip && set -- -n dec-igzip "igzip -dc $p >/dev/null"
@@ -126,6 +130,8 @@ bench_archives() {
 			bytes=$(xzcat "$p" | wc -c) ;;
 		esac
 		set -- "$@" -n kleakscan-c "$KLEAKSCAN -c $p | cat >/dev/null" \
+		    -n kleakscan-c-j1 "$KLEAKSCAN -j1 -c $p | cat >/dev/null" \
+		    -n kleakscan-c-j2 "$KLEAKSCAN -j2 -c $p | cat >/dev/null" \
 		    -n kleakscan-c-nothread \
 		    "KLEAKSCAN_NO_PIPELINE=1 $KLEAKSCAN -c $p | cat >/dev/null"
 		case $f in
