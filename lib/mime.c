@@ -40,7 +40,6 @@
 #define E_BOUND		0x04
 #define E_NOBOUND	0x08
 #define E_DEPTH		0x10
-#define E_LONG		0x20
 #define E_TRUNC		0x40
 
 /* What a part's body is. */
@@ -1118,7 +1117,7 @@ msg_end(struct kl_mime *m)
 	m->depth = 0;
 	if (m->ops.end != NULL && (rc = m->ops.end(m->ops.arg, &m->msg)) != 0)
 		m->stopped = 1;
-	m->nseg = m->seg0 = 0;
+	/* The map stays until the next message begins. */
 	return (rc);
 }
 
@@ -1265,9 +1264,6 @@ kl_mime_feed(struct kl_mime *m, const void *p, size_t n,
 		if (m->llen == KL_MIME_LINE_MAX) {
 			/* A long line: read in pieces. */
 			rc = stored_line(m, m->lbuf, m->llen, 0, m->col > 1);
-			if (rc == 0 && (rc = damage(m, E_LONG,
-			    "line too long: read in pieces")) != 0)
-				rc = 1;
 			m->off += m->llen;
 			m->col += m->llen;
 			m->llen = 0;

@@ -1029,10 +1029,18 @@ mail_data(const struct kl_unit *ku, const uint8_t *p, size_t n)
 	if (rc == 0)
 		rc = kl_mime_feed(u->mail, p, n, &err);
 	if (rc == 0) {
-		dec = u->mopen ? kl_scan_settled(run.scan) : 0;
+		/* Between messages everything read is settled. */
+		dec = u->mopen ? kl_scan_settled(run.scan) : UINT64_MAX;
 		if (run.cli->redact)
 			rc = rewrite_settle_to(kl_mime_settled(u->mail, dec),
 			    &err);
+		/* Too much held: tokens waiting for the arch are decided. */
+		if (rc == 0 && run.cli->redact && u->mopen && rewrite_full() &&
+		    kl_scan_settle(run.scan) == 0) {
+			dec = kl_scan_settled(run.scan);
+			rc = rewrite_settle_to(kl_mime_settled(u->mail, dec),
+			    &err);
+		}
 		if (u->mopen)
 			kl_mime_trim(u->mail, dec);
 	}

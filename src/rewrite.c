@@ -849,6 +849,13 @@ rewrite_settle_to(uint64_t off, struct kl_error *err)
 	return (kl_redact_settle(rw.r, off, err));
 }
 
+/* Does the rewriter hold more than it should (the scanner must settle)? */
+int
+rewrite_full(void)
+{
+	return (kl_redact_full(rw.r));
+}
+
 /* The unit is complete: write out the rest. */
 int
 rewrite_unit_end(struct kl_error *err)
