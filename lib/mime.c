@@ -144,6 +144,7 @@ struct kl_mime {
 	size_t			 taglen;
 	int			 tagend;	/* the tag is </...> */
 	uint8_t			 ent[ENT_MAX];	/* HTML: an entity read */
+	struct loc		 entl[ENT_MAX];	/* ... where each byte is */
 	struct loc		 entat;
 	size_t			 entlen;
 	int			 join;		/* flowed: continue this line */
@@ -159,6 +160,7 @@ struct kl_mime {
 };
 
 static int	dec_byte(struct kl_mime *, uint8_t, const struct loc *);
+static int	begin_now(struct kl_mime *);
 
 /* Is c a character of a header field name? */
 static int
@@ -382,6 +384,9 @@ line_out(struct kl_mime *m)
 {
 	int	rc = 0;
 
+	/* Text before the header ended (a damaged one): begin first. */
+	if (m->dlen > 0 && !m->begun && (rc = begin_now(m)) != 0)
+		return (rc);
 	if (m->dlen > 0 && m->ops.text != NULL)
 		rc = m->ops.text(m->ops.arg, m->dbuf, m->dlen);
 	m->dlen = 0;
@@ -511,19 +516,13 @@ entity(const uint8_t *e, size_t n)
 static int
 entity_flush(struct kl_mime *m)
 {
-	struct loc	l = m->entat;
 	size_t		i, n = m->entlen;
 	int		rc;
 
 	m->entlen = 0;
-	for (i = 0; i < n; i++) {
-		if ((rc = text_byte(m, m->ent[i], &l)) != 0)
+	for (i = 0; i < n; i++)
+		if ((rc = text_byte(m, m->ent[i], &m->entl[i])) != 0)
 			return (rc);
-		if (l.kind == KL_MIME_LIT) {
-			l.sto++;
-			l.col++;
-		}
-	}
 	return (0);
 }
 
@@ -558,6 +557,7 @@ html_byte(struct kl_mime *m, uint8_t c, const struct loc *l)
 			}
 		} else if (m->entlen < ENT_MAX && c != '&' && c != '<' &&
 		    c > ' ') {
+			m->entl[m->entlen] = *l;
 			m->ent[m->entlen++] = c;
 			return (0);
 		}
@@ -574,6 +574,7 @@ html_byte(struct kl_mime *m, uint8_t c, const struct loc *l)
 		return (0);
 	if (c == '&') {
 		m->ent[0] = c;
+		m->entl[0] = *l;
 		m->entlen = 1;
 		m->entat = *l;
 		return (0);
