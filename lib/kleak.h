@@ -445,6 +445,74 @@ size_t		 kl_mail_quote(const uint8_t *, size_t);
 size_t		 kl_mail_spaces(uint8_t *, size_t);
 int		 kl_mail_suspect(const uint8_t *, size_t);
 
+/* mime.c: mail containers (mbox, a message) and MIME bodies */
+#define KL_MIME_LINE_MAX	(64u << 10)	/* longer stored lines are cut */
+#define KL_MIME_DEPTH		16		/* nested multiparts */
+#define KL_MIME_ID_MAX		256		/* bytes of a Message-ID kept */
+/* What kl_mime_sniff() saw. */
+enum kl_mime_box {
+	KL_MIME_NONE = 0,	/* not mail */
+	KL_MIME_MBOX,		/* "From " lines between messages */
+	KL_MIME_MESSAGE,	/* one message (.eml, a maildir file) */
+};
+/* A message of a mail container. */
+struct kl_mime_msg {
+	uint64_t	 index;		/* 0-based in the container */
+	const char	*id;		/* Message-ID without <>, or NULL */
+	uint64_t	 offset;	/* stored offset of its first byte */
+	uint64_t	 line;		/* stored line of its first byte */
+};
+/* How a decoded byte is stored. */
+enum kl_mime_kind {
+	KL_MIME_LIT = 0,	/* the byte itself */
+	KL_MIME_QP,		/* a quoted-printable =XX */
+	KL_MIME_B64,		/* in a base64 quad on one line */
+	KL_MIME_EXP,		/* made from other bytes (charset, entity) */
+};
+/* Where a decoded byte is stored. */
+struct kl_mime_pos {
+	uint64_t		 offset;	/* stored offset (quad start) */
+	uint64_t		 line;		/* 1-based stored line */
+	uint64_t		 column;	/* 1-based stored column */
+	enum kl_mime_kind	 kind;
+};
+/* Counters of a mail reader. */
+struct kl_mime_stats {
+	uint64_t	 messages;
+	uint64_t	 parts;		/* leaf parts */
+	uint64_t	 text;		/* of those, decoded and scanned */
+	uint64_t	 binary;	/* of those, not text: skipped */
+	uint64_t	 errors;	/* damage reported */
+};
+/*
+ * Callbacks of a mail reader, in order per message: begin, text (the
+ * decoded text of its text parts, whole lines), end.  error gets each
+ * damage it reads past (err->line is the stored line).  A callback
+ * returning non-zero stops the reader.
+ */
+struct kl_mime_ops {
+	void	*arg;
+	int	(*begin)(void *, const struct kl_mime_msg *);
+	int	(*text)(void *, const uint8_t *, size_t);
+	int	(*end)(void *, const struct kl_mime_msg *);
+	int	(*error)(void *, const struct kl_error *);
+};
+struct kl_mime;
+enum kl_mime_box kl_mime_sniff(const uint8_t *, size_t);
+struct kl_mime	*kl_mime_new(enum kl_mime_box, const struct kl_mime_ops *,
+		     struct kl_error *);
+int		 kl_mime_feed(struct kl_mime *, const void *, size_t,
+		     struct kl_error *);
+int		 kl_mime_end(struct kl_mime *, struct kl_error *);
+int		 kl_mime_place(const struct kl_mime *, uint64_t,
+		     struct kl_mime_pos *);
+uint64_t	 kl_mime_settled(const struct kl_mime *, uint64_t);
+void		 kl_mime_trim(struct kl_mime *, uint64_t);
+int		 kl_mime_put(const struct kl_mime *, uint64_t, uint8_t,
+		     uint8_t *, uint64_t, size_t);
+const struct kl_mime_stats *kl_mime_stats(const struct kl_mime *);
+void		 kl_mime_free(struct kl_mime *);
+
 /* frame.c */
 void		 kl_frame_line(const uint8_t *, size_t, enum kl_line_kind,
 		     enum kl_format, struct kl_frame *);
@@ -634,6 +702,11 @@ int		 kl_redact_full(const struct kl_redact *);
 int		 kl_redact_end(struct kl_redact *, struct kl_error *);
 uint64_t	 kl_redact_changed(const struct kl_redact *);
 uint64_t	 kl_redact_where(const struct kl_redact *);
+int		 kl_redact_digits(const struct kl_redact *,
+		     const struct kl_finding *, uint8_t *);
+uint8_t		*kl_redact_hold(struct kl_redact *, uint64_t, size_t,
+		     uint64_t *, size_t *);
+void		 kl_redact_count(struct kl_redact *, uint64_t);
 
 /* symbols.c */
 #define KL_SYM_LINE_MAX	1024	/* longer map lines are malformed */

@@ -301,3 +301,44 @@ kl_redact_where(const struct kl_redact *r)
 {
 	return (r->where);
 }
+
+/*
+ * The replacement digits of a finding the rewriter wants, in d
+ * (f->textlen bytes): 1, or 0 when the rewriter leaves it alone.  For
+ * a caller that writes them back in an encoding of its own (mail).
+ */
+int
+kl_redact_digits(const struct kl_redact *r, const struct kl_finding *f,
+    uint8_t *d)
+{
+	if (!kl_redact_wants(&r->o, f))
+		return (0);
+	replacement(r, f, d);
+	return (1);
+}
+
+/*
+ * The held bytes not yet written, when they hold [off, off + n): their
+ * start, with *base its unit offset and *len their count; else NULL.
+ */
+uint8_t *
+kl_redact_hold(struct kl_redact *r, uint64_t off, size_t n, uint64_t *base,
+    size_t *len)
+{
+	uint64_t lo = r->base + r->head;
+
+	if (off < lo || off - lo > r->len - r->head ||
+	    n > r->len - r->head - (size_t)(off - lo))
+		return (NULL);
+	*base = lo;
+	*len = r->len - r->head;
+	return (r->buf + r->head);
+}
+
+/* Count a token rewritten through kl_redact_hold(), stored at where. */
+void
+kl_redact_count(struct kl_redact *r, uint64_t where)
+{
+	r->where = where;
+	r->changed++;
+}

@@ -63,6 +63,14 @@ struct unit {
 	uint64_t		 made[KL_REGION_COUNT]; /* findings that
 						   lines made (layout...) */
 	char			*boot_id;	/* last _BOOT_ID seen */
+	int			 sniff;		/* the first data may be mail */
+	int			 held;		/* its begin event waits */
+	struct kl_mime		*mail;		/* a mail container's reader */
+	int			 mopen;		/* a message is open */
+	int			 mdead;		/* ... and is scanned no more */
+	const char		**chain;	/* its members, the message */
+	size_t			 nchain;	/* members above the message */
+	char			*mname;		/* the message's name */
 };
 
 /* The state of one run of the program. */
@@ -84,9 +92,16 @@ struct run {
 	int			 jobs;		/* inputs go to workers */
 	int			 split;		/* ...an archive's members too */
 	struct totals		 tot;
+	struct kl_mime_ops	 mops;		/* mail containers */
+	int			 defer;		/* hold the next begin event */
 };
 
 static struct run	 run;
+
+static int	mail_place(const struct kl_finding *, struct kl_finding *);
+static void	mail_sniff(const struct kl_unit *, const uint8_t *, size_t);
+static int	mail_data(const struct kl_unit *, const uint8_t *, size_t);
+static void	mail_finish(const struct kl_error *);
 
 /* Printer callbacks that print nothing (--redact writes the logs). */
 static void
@@ -340,8 +355,12 @@ on_finding(void *arg, const struct kl_finding *f)
 	struct kl_error	 err;
 	struct kl_finding g;
 	const char	*rule, *note = NULL;
-	struct kl_finding placed;
+	struct kl_finding placed, stored;
+	const struct kl_finding *dec = f;
 
+	/* In a mail: the place of the token in the file as stored. */
+	if (r->u.mail != NULL && mail_place(f, &stored) == 0)
+		f = &stored;
 	/* Placed with the slide and layout the segment gave so far. */
 	f = verdict_place(f, &placed);
 	/* A finding inside a known leak source carries its id. */
@@ -354,7 +373,8 @@ on_finding(void *arg, const struct kl_finding *f)
 	}
 	if (r->cli->redact) {
 		memset(&err, 0, sizeof(err));
-		if (rewrite_finding(in, f, &err) == -1) {
+		if (r->u.mail != NULL ? rewrite_mail(in, dec, f, r->u.mail,
+		    &err) == -1 : rewrite_finding(in, f, &err) == -1) {
 			unit_error(err.line, lib_msg(&err));
 			rewrite_fail();
 			return (1);
@@ -487,11 +507,28 @@ unit_begin(const char *name, const char *const *members, size_t nmembers,
 	u->open = 1;
 	u->in.begun = 1;
 	run.tot.inputs++;
-	if (!run.cli->quiet) {
+	if (run.defer)
+		u->held = 1;	/* until the first bytes say: mail or not */
+	else if (!run.cli->quiet) {
 		run.pr->begin(&u->in);
 		out_check();
 	}
 	return (0);
+}
+
+/* Send the begin event a unit held (see mail_sniff()). */
+static void
+unit_held(void)
+{
+	struct unit	*u = &run.u;
+
+	if (!u->held)
+		return;
+	u->held = 0;
+	if (!run.cli->quiet) {
+		run.pr->begin(&u->in);
+		out_check();
+	}
 }
 
 /* An error on the open unit. */
@@ -515,9 +552,14 @@ unit_finish(const struct kl_error *cut)
 
 	if (!u->open)
 		return;
+	unit_held();
 	u->open = 0;
 	if (run.stop == STOP_ALL)
 		goto out;
+	if (u->mail != NULL) {
+		mail_finish(cut);
+		goto out;
+	}
 	if (u->jr != NULL && !u->dead && run.stop == STOP_NONE) {
 		/* A unit cut short ends in a partial entry: say it once. */
 		u->cut = cut != NULL;
@@ -554,6 +596,12 @@ unit_finish(const struct kl_error *cut)
 		out_check();
 	}
 out:
+	kl_mime_free(u->mail);
+	u->mail = NULL;
+	free(u->chain);
+	u->chain = NULL;
+	free(u->mname);
+	u->mname = NULL;
 	kl_journal_free(u->jr);
 	u->jr = NULL;
 	free(u->boot_id);
@@ -715,9 +763,16 @@ on_begin(void *arg, const struct kl_unit *ku)
 	if (run.stop == STOP_ALL)
 		return (1);
 	unit_finish(NULL);
+	/* A text unit may be mail: its first bytes say (mail_sniff()). */
+	run.defer = begin_kind(ku) == KL_UNIT_TEXT &&
+	    run.cli->format == KL_FORMAT_AUTO;
 	if (unit_begin(ku->path, ku->members, ku->nmembers,
-	    begin_kind(ku)) == -1)
+	    begin_kind(ku)) == -1) {
+		run.defer = 0;
 		return (1);
+	}
+	u->sniff = run.defer;
+	run.defer = 0;
 	if (run.cli->redact && rewrite_unit_begin(ku, u->kind, msg,
 	    sizeof(msg)) == -1) {
 		unit_error(0, msg);
@@ -770,6 +825,10 @@ on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
 	if (run.stop == STOP_ALL)
 		return (1);
 	u->bytes += n;
+	if (u->sniff)
+		mail_sniff(ku, p, n);
+	if (u->mail != NULL)
+		return (mail_data(ku, p, n));
 	while (n > 0 && u->open && !u->dead && run.stop == STOP_NONE) {
 		k = n < run.cli->read_size ? n : run.cli->read_size;
 		memset(&err, 0, sizeof(err));
@@ -814,6 +873,248 @@ on_end(void *arg, const struct kl_unit *ku, const struct kl_error *err)
 	(void)ku;
 	unit_finish(err);
 	return (run.stop == STOP_ALL);
+}
+
+/*
+ * Mail: a text unit whose first bytes are an mbox or a message is a
+ * container of messages (lib/mime.c).  Each message is a unit of its
+ * own, named NAME{Message-ID} (or NAME{#N} by its position), scanned in
+ * its decoded text; findings are placed back in the file as stored.
+ */
+static void
+mail_sniff(const struct kl_unit *ku, const uint8_t *p, size_t n)
+{
+	struct unit		*u = &run.u;
+	struct kl_error		 err;
+	enum kl_mime_box	 box;
+	size_t			 i;
+
+	u->sniff = 0;
+	box = kl_mime_sniff(p, n);
+	if (box == KL_MIME_NONE || u->dead) {
+		unit_held();
+		return;
+	}
+	memset(&err, 0, sizeof(err));
+	if ((u->mail = kl_mime_new(box, &run.mops, &err)) == NULL) {
+		unit_held();
+		unit_error(0, lib_msg(&err));
+		u->dead = 1;
+		return;
+	}
+	/* The messages are the units: the container sends no events. */
+	u->held = 0;
+	run.tot.inputs--;
+	u->nchain = ku->nmembers;
+	u->chain = xreallocarray(NULL, u->nchain + 1, sizeof(*u->chain));
+	for (i = 0; i < u->nchain; i++)
+		u->chain[i] = ku->members[i];
+	u->chain[u->nchain] = NULL;
+}
+
+/* A message starts: a unit of its own. */
+static int
+mail_begin(void *arg, const struct kl_mime_msg *msg)
+{
+	struct unit	*u = arg;
+	char		 num[32];
+
+	if (run.stop == STOP_ALL)
+		return (1);
+	free(u->mname);
+	if (msg->id != NULL)
+		u->mname = xstrdup(msg->id);
+	else {
+		(void)snprintf(num, sizeof(num), "#%llu",
+		    (unsigned long long)msg->index + 1);
+		u->mname = xstrdup(num);
+	}
+	u->chain[u->nchain] = u->mname;
+	u->in.members = u->chain;
+	u->in.nmembers = u->nchain + 1;
+	u->in.disp = print_unit_name(&run.disp, u->in.name, u->in.namelen,
+	    u->chain, u->nchain + 1);
+	u->in.errors = 0;
+	u->in.leaks = u->in.suppressed = u->in.slides = 0;
+	memset(u->in.disclosed, 0, sizeof(u->in.disclosed));
+	memset(u->made, 0, sizeof(u->made));
+	kl_scan_reset(run.scan);
+	verdict_unit_begin();
+	run.stop = STOP_NONE;
+	u->mopen = 1;
+	u->mdead = 0;
+	run.tot.inputs++;
+	if (!run.cli->quiet) {
+		run.pr->begin(&u->in);
+		out_check();
+	}
+	return (0);
+}
+
+/* Decoded text of a message: scanned. */
+static int
+mail_text(void *arg, const uint8_t *p, size_t n)
+{
+	struct unit	*u = arg;
+	struct kl_error	 err;
+	int		 rc;
+
+	if (run.stop == STOP_ALL)
+		return (1);
+	if (u->mdead || !u->mopen)
+		return (0);
+	memset(&err, 0, sizeof(err));
+	rc = kl_scan_feed(run.scan, p, n, &err);
+	if (rc == -1 && run.stop == STOP_NONE)
+		unit_error(0, lib_msg(&err));
+	if (rc != 0)
+		u->mdead = 1;
+	return (run.stop == STOP_ALL);
+}
+
+/* A message ends: its last findings, its end event. */
+static int
+mail_end(void *arg, const struct kl_mime_msg *msg)
+{
+	struct unit	*u = arg;
+	struct kl_stats	 st;
+	struct kl_error	 err;
+	size_t		 i;
+
+	(void)msg;
+	if (run.stop == STOP_ALL)
+		return (1);
+	if (!u->mopen)
+		return (0);
+	u->mopen = 0;
+	memset(&err, 0, sizeof(err));
+	if (!u->mdead && kl_scan_end(run.scan, &err) == -1 &&
+	    run.stop != STOP_ALL)
+		unit_error(0, lib_msg(&err));
+	if (run.stop == STOP_ALL)
+		return (1);
+	st = *kl_scan_stats(run.scan);
+	for (i = 0; i < KL_REGION_COUNT; i++) {
+		st.findings += u->made[i];
+		st.region[i] += u->made[i];
+	}
+	add_totals(&st);
+	if (!run.cli->quiet) {
+		run.pr->end(&u->in, &st);
+		out_check();
+	}
+	run.stop = STOP_NONE;
+	return (0);
+}
+
+/* Damage in a mail: an error on the message (or the file). */
+static int
+mail_error(void *arg, const struct kl_error *err)
+{
+	(void)arg;
+	if (run.stop != STOP_ALL)
+		unit_error(err->line, lib_msg(err));
+	return (run.stop == STOP_ALL);
+}
+
+/* The next stored bytes of a mail container. */
+static int
+mail_data(const struct kl_unit *ku, const uint8_t *p, size_t n)
+{
+	struct unit	*u = &run.u;
+	struct kl_error	 err;
+	uint64_t	 dec;
+	int		 rc = 0;
+
+	if (u->dead)
+		return (ku->nmembers == 0 || run.stop == STOP_ALL);
+	memset(&err, 0, sizeof(err));
+	if (run.cli->redact)
+		rc = rewrite_data(p, n, &err);
+	if (rc == 0)
+		rc = kl_mime_feed(u->mail, p, n, &err);
+	if (rc == 0) {
+		/* Between messages everything read is settled. */
+		dec = u->mopen ? kl_scan_settled(run.scan) : UINT64_MAX;
+		if (run.cli->redact)
+			rc = rewrite_settle_to(kl_mime_settled(u->mail, dec),
+			    &err);
+		/* Too much held: tokens waiting for the arch are decided. */
+		if (rc == 0 && run.cli->redact && u->mopen && rewrite_full() &&
+		    kl_scan_settle(run.scan) == 0) {
+			dec = kl_scan_settled(run.scan);
+			rc = rewrite_settle_to(kl_mime_settled(u->mail, dec),
+			    &err);
+		}
+		if (u->mopen)
+			kl_mime_trim(u->mail, dec);
+	}
+	if (rc == -1) {
+		if (run.cli->redact)
+			rewrite_fail();
+		if (run.stop == STOP_NONE)
+			unit_error(err.line, lib_msg(&err));
+	}
+	if (rc != 0)
+		u->dead = 1;
+	if (ku->nmembers == 0 && u->dead)
+		return (1);
+	return (run.stop == STOP_ALL);
+}
+
+/* A mail container ends (cut: the error that cut it short, or NULL). */
+static void
+mail_finish(const struct kl_error *cut)
+{
+	struct unit	*u = &run.u;
+	struct kl_error	 err;
+
+	memset(&err, 0, sizeof(err));
+	if (!u->dead && kl_mime_end(u->mail, &err) == -1 &&
+	    run.stop != STOP_ALL)
+		unit_error(err.line, lib_msg(&err));
+	if (u->mopen)
+		(void)mail_end(u, NULL);
+	if (run.stop == STOP_ALL)
+		return;
+	/* Errors after the messages name the container. */
+	u->in.members = u->chain;
+	u->in.nmembers = u->nchain;
+	u->in.disp = print_unit_name(&run.disp, u->in.name, u->in.namelen,
+	    u->chain, u->nchain);
+	memset(&err, 0, sizeof(err));
+	if (run.cli->redact && !u->dead && rewrite_unit_end(&err) == -1)
+		unit_error(err.line, lib_msg(&err));
+	if (cut != NULL)
+		unit_error(cut->line, lib_msg(cut));
+}
+
+/*
+ * A finding of a message, placed at its token in the file as stored:
+ * 0, or -1 when the mail reader cannot say where (f is kept).
+ */
+static int
+mail_place(const struct kl_finding *f, struct kl_finding *g)
+{
+	struct kl_mime_pos	pos;
+	uint64_t		diff;
+
+	if (kl_mime_place(run.u.mail, f->offset, &pos) == -1)
+		return (-1);
+	*g = *f;
+	g->offset = pos.offset;
+	g->line = pos.line;
+	g->column = pos.column;
+	/* ltext is the decoded line: the token keeps its place in it. */
+	if (f->ltext != NULL && f->column >= f->lcol &&
+	    pos.column > (diff = f->column - f->lcol))
+		g->lcol = pos.column - diff;
+	else {
+		g->ltext = NULL;
+		g->llen = 0;
+		g->lcol = pos.column + 1;
+	}
+	return (0);
 }
 
 /* Is fd a regular file? */
@@ -1435,6 +1736,11 @@ main(int argc, char **argv)
 	run.jops.arg = &run.u;
 	run.jops.entry = on_entry;
 	run.jops.error = on_jerror;
+	run.mops.arg = &run.u;
+	run.mops.begin = mail_begin;
+	run.mops.text = mail_text;
+	run.mops.end = mail_end;
+	run.mops.error = mail_error;
 
 	if ((n = jobs_count(&cli)) > 1) {
 		jops.arg = &run;

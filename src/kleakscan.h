@@ -270,6 +270,11 @@ int		 rewrite_settle_at(struct kl_scan *, uint64_t,
 int		 rewrite_finding(const struct input *, const struct kl_finding *,
 		     struct kl_error *);
 int		 rewrite_unit_end(struct kl_error *);
+int		 rewrite_mail(const struct input *, const struct kl_finding *,
+		     const struct kl_finding *, const struct kl_mime *,
+		     struct kl_error *);
+int		 rewrite_settle_to(uint64_t, struct kl_error *);
+int		 rewrite_full(void);
 int		 rewrite_native_begin(char *, size_t);
 int		 rewrite_native_end(int, char *, size_t);
 void		 rewrite_fail(void);

@@ -803,6 +803,59 @@ rewrite_finding(const struct input *in, const struct kl_finding *f,
 	return (rc == -1 ? -1 : 0);
 }
 
+/*
+ * A finding in a mail (f in decoded offsets, placed: the same finding
+ * at its stored place): write each digit back in the encoding it is
+ * stored in (mime.c), in place, so the mail keeps its size.
+ */
+int
+rewrite_mail(const struct input *in, const struct kl_finding *f,
+    const struct kl_finding *placed, const struct kl_mime *m,
+    struct kl_error *err)
+{
+	struct kl_mime_pos	pos;
+	uint8_t			d[64], *b;
+	uint64_t		base;
+	size_t			i, len;
+
+	if (f->textlen > sizeof(d))
+		goto fail;
+	if (kl_redact_digits(rw.r, f, d) == 0)
+		return (0);
+	for (i = 0; i < f->textlen; i++) {
+		if (kl_mime_place(m, f->offset + i, &pos) == -1 ||
+		    (b = kl_redact_hold(rw.r, pos.offset, 1, &base,
+		    &len)) == NULL ||
+		    kl_mime_put(m, f->offset + i, d[i], b, base, len) == -1)
+			goto fail;
+	}
+	kl_redact_count(rw.r, placed->offset);
+	rw.changed++;
+	rw.count++;
+	receipt_line(in, placed, placed->offset);
+	return (0);
+fail:
+	kl_error_set(err, KL_EINVAL, 0, "token at byte %llu cannot be "
+	    "rewritten in its mail encoding",
+	    (unsigned long long)placed->offset);
+	err->line = placed->line;
+	return (-1);
+}
+
+/* Write out the stored bytes of a mail below off (mime.c settled them). */
+int
+rewrite_settle_to(uint64_t off, struct kl_error *err)
+{
+	return (kl_redact_settle(rw.r, off, err));
+}
+
+/* Does the rewriter hold more than it should (the scanner must settle)? */
+int
+rewrite_full(void)
+{
+	return (kl_redact_full(rw.r));
+}
+
 /* The unit is complete: write out the rest. */
 int
 rewrite_unit_end(struct kl_error *err)

@@ -48,14 +48,16 @@ if mode == "facts":
 elif mode == "expect":
     # expect DIR TEMPLATE FIXTURE...: the facts an archive holding the
     # fixtures should give: TEMPLATE is a JSON member chain with %s for
-    # the fixture's name, DIR/NAME.json its plain scan.
+    # the fixture's name, DIR/NAME.json its plain scan (a mail's messages
+    # are units of their own: their names follow the fixture's chain).
     d, tmpl = sys.argv[2], sys.argv[3]
     for f in sys.argv[4:]:
-        c = chain(json.loads(tmpl.replace("%s", f)))
-        print("U", c)
+        base = json.loads(tmpl.replace("%s", f))
         for e in events(os.path.join(d, f + ".json")):
-            if e["type"] == "finding":
-                print(c, rest(e))
+            if e["type"] == "begin":
+                print("U", chain(base + e.get("members", [])))
+            elif e["type"] == "finding":
+                print(chain(base + e.get("members", [])), rest(e))
 elif mode == "each":
     # each DIR OUT TEMPLATE FIXTURE...: the fixtures whose OUT/NAME.json
     # (the scan of one compressed fixture) differs from the plain scan in
@@ -64,10 +66,14 @@ elif mode == "each":
     d, o, tmpl = sys.argv[2], sys.argv[3], sys.argv[4]
     bad = []
     for f in sys.argv[5:]:
-        c = chain(json.loads(tmpl.replace("%s", f)))
-        want = ["U " + c] + [c + " " + rest(e) for e in
-                             events(os.path.join(d, f + ".json"))
-                             if e["type"] == "finding"]
+        base = json.loads(tmpl.replace("%s", f))
+        want = []
+        for e in events(os.path.join(d, f + ".json")):
+            c = chain(base + e.get("members", []))
+            if e["type"] == "begin":
+                want.append("U " + c)
+            elif e["type"] == "finding":
+                want.append(c + " " + rest(e))
         got = []
         for e in events(os.path.join(o, f + ".json")):
             if e["type"] == "begin":

@@ -419,7 +419,8 @@ is "$STATUS" 1 "$f: exit status"
 # ppc32: linuxppc-dev mail, an MPC8544 (e500v2) 6.11 WARNING.
 f=ppc32-linuxppc-dev-6.11-e500-warn.eml
 scan "$TESTDATA/$f"
-basics "$f" 1 ppc32 39 84
+# 83 candidates: the header (Message-ID) of a mail is not scanned.
+basics "$f" 1 ppc32 39 83
 exp="
 	35:7:text 35:20:text 36:7:kernel 38:8:text 38:17:kernel 38:26:kernel
 	38:35:kernel 38:71:kernel 39:26:kernel 40:53:text 40:71:kernel
@@ -431,7 +432,7 @@ exp="
 	60:35:text"
 is "$(q list)" "$(norm "$exp")" "$f: NIP/LR/frames text, stack lowmem"
 is "$(q at 49 13)" "text - c2033ebc" "$f: 49:13 an __init frame above 32 MiB is text"
-is "$(q at 3 14)" "none uuid 506a1b59" "$f: 3:14 the Message-ID UUID"
+is "$(q at 3 14)" "" "$f: 3:14 the Message-ID header is not scanned"
 is "$(q at 55 7)" "none hexdump 91220000" "$f: 55:7 the Code: dump"
 is "$(q sup hexdump)" 16 "$f: the 16 Code: words are hexdump"
 

@@ -47,9 +47,19 @@ for n, name in enumerate(names):
         print("%s: output too short" % name); sys.exit()
     allowed = bytearray(len(orig))
     for off, k in spans.get(name, []):
-        if out[off:off + k] != b'0' * k:
+        # In a quoted-printable mail a token's digits may be stored on
+        # both sides of a soft line break ("=" at the end of a line).
+        at, i = [], off
+        while len(at) < k and i < len(orig):
+            if orig[i:i + 2] == b'=\n' or orig[i:i + 3] == b'=\r\n':
+                i += 2 if orig[i + 1:i + 2] == b'\n' else 3
+                continue
+            at.append(i)
+            i += 1
+        if bytes(out[j] for j in at) != b'0' * k:
             print("%s: span at %d not zeroed" % (name, off)); sys.exit()
-        allowed[off:off + k] = b'\1' * k
+        for j in at:
+            allowed[j] = 1
     if out != orig:
         diff = [i for i in range(len(orig))
                 if orig[i] != out[i] and not allowed[i]]

@@ -465,7 +465,7 @@ static const struct lcount data_counts[] = {
 	{ "e820-map-old", 5 },
 	{ "e820-ram-buffer", 5 },
 	{ "exception-stack", 1 },
-	{ "fault-virtual-address", 6 },
+	{ "fault-virtual-address", 7 },	/* one in the arm mail */
 	{ "initmem-node", 6 },
 	{ "kaslr-failed", 1 },
 	{ "kernel-offset-disabled", 2 },

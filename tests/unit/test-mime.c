@@ -1,0 +1,470 @@
+/*
+ * test-mime.c - the mail reader (lib/mime.c): containers, MIME bodies,
+ * decoding, the map back to stored bytes and writing a token back in
+ * its encoding.  Each case is a small hand-written mail pinning one rule;
+ * the real mails of ../shared/corpus/mail are tested by tests/cli/mail.sh.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kleak.h"
+
+/* What the callbacks saw. */
+struct got {
+	char		 text[4 * 65536 + 64]; /* decoded text of every message */
+	size_t		 len;
+	int		 begins;
+	int		 ends;
+	char		 ids[8][KL_MIME_ID_MAX + 1];
+	uint64_t	 lines[8];	/* stored line of each message */
+	int		 nerr;
+	char		 err[8][256];
+	uint64_t	 errline[8];
+	size_t		 start[8];	/* text offset where a message began */
+};
+
+/* Callback: a message begins. */
+static int
+cb_begin(void *arg, const struct kl_mime_msg *m)
+{
+	struct got *g = arg;
+
+	if (g->begins < 8) {
+		snprintf(g->ids[g->begins], sizeof(g->ids[0]), "%s",
+		    m->id != NULL ? m->id : "-");
+		g->lines[g->begins] = m->line;
+		g->start[g->begins] = g->len;
+	}
+	g->begins++;
+	return (0);
+}
+
+/* Callback: decoded text. */
+static int
+cb_text(void *arg, const uint8_t *p, size_t n)
+{
+	struct got *g = arg;
+
+	assert_true(g->len + n < sizeof(g->text));
+	memcpy(g->text + g->len, p, n);
+	g->len += n;
+	g->text[g->len] = '\0';
+	return (0);
+}
+
+/* Callback: a message ends. */
+static int
+cb_end(void *arg, const struct kl_mime_msg *m)
+{
+	struct got *g = arg;
+
+	(void)m;
+	g->ends++;
+	return (0);
+}
+
+/* Callback: damage. */
+static int
+cb_error(void *arg, const struct kl_error *e)
+{
+	struct got *g = arg;
+
+	if (g->nerr < 8) {
+		snprintf(g->err[g->nerr], sizeof(g->err[0]), "%s", e->msg);
+		g->errline[g->nerr] = e->line;
+	}
+	g->nerr++;
+	return (0);
+}
+
+/* Read s with a reader, step bytes at a time (0: at once); keep it. */
+static struct kl_mime *
+readm(const char *s, size_t step, struct got *g)
+{
+	struct kl_mime_ops ops;
+	struct kl_mime *m;
+	struct kl_error err;
+	size_t n = strlen(s), i, k;
+	enum kl_mime_box box;
+
+	memset(g, 0, sizeof(*g));
+	memset(&ops, 0, sizeof(ops));
+	ops.arg = g;
+	ops.begin = cb_begin;
+	ops.text = cb_text;
+	ops.end = cb_end;
+	ops.error = cb_error;
+	box = kl_mime_sniff((const uint8_t *)s, n);
+	assert_int_not_equal(box, KL_MIME_NONE);
+	memset(&err, 0, sizeof(err));
+	m = kl_mime_new(box, &ops, &err);
+	assert_non_null(m);
+	if (step == 0)
+		step = n > 0 ? n : 1;
+	for (i = 0; i < n; i += k) {
+		k = n - i < step ? n - i : step;
+		assert_int_equal(kl_mime_feed(m, s + i, k, &err), 0);
+	}
+	/* The map of the last message is kept until the next begins. */
+	return (m);
+}
+
+/* Read s and end the reader; the map of the last message is kept. */
+static struct kl_mime *
+readall(const char *s, size_t step, struct got *g)
+{
+	struct kl_mime *m = readm(s, step, g);
+	struct kl_error err;
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(kl_mime_end(m, &err), 0);
+	return (m);
+}
+
+/* Sniffing: an mbox, a message, and what is not mail. */
+static void
+t_sniff(void **state)
+{
+#define S(s)	kl_mime_sniff((const uint8_t *)(s), sizeof(s) - 1)
+	(void)state;
+	assert_int_equal(S("From a@b Thu Jan  1 00:00:00 1970\n"
+	    "Subject: x\n\nbody\n"), KL_MIME_MBOX);
+	assert_int_equal(S("Subject: oops\nMessage-ID: <a@b>\n\nbody\n"),
+	    KL_MIME_MESSAGE);
+	assert_int_equal(S("Subject: oops\r\n"
+	    "Content-Type: text/plain;\r\n charset=utf-8\r\n\r\n"),
+	    KL_MIME_MESSAGE);
+	/* One header-like line is not enough; logs are not mail. */
+	assert_int_equal(S("Date: Mon\n[    0.000000] Linux version\n"),
+	    KL_MIME_NONE);
+	assert_int_equal(S("[    0.000000] Linux version 6.1\n"),
+	    KL_MIME_NONE);
+	assert_int_equal(S("From here on\nthe log\n"), KL_MIME_NONE);
+	assert_int_equal(S(" Subject: x\nDate: y\n"), KL_MIME_NONE);
+	assert_int_equal(kl_mime_sniff(NULL, 4), KL_MIME_NONE);
+#undef S
+}
+
+static const char qp[] =
+    "Subject: oops\n"
+    "Message-ID: <qp@x>\n"
+    "Content-Transfer-Encoding: quoted-printable\n"
+    "\n"
+    "NIP: =C2=A0c0000000012=\n"
+    "34567 a=3Db\n";
+
+/* QP: a soft break joins a token; every byte maps to its stored place. */
+static void
+t_qp(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+	struct kl_mime_pos pos;
+	uint8_t buf[sizeof(qp)];
+	const char *tok;
+	uint64_t d, base;
+
+	(void)state;
+	m = readall(qp, 0, &g);
+	assert_string_equal(g.text, "NIP: \xc2\xa0" "c000000001234567 a=b\n");
+	assert_int_equal(g.begins, 1);
+	assert_string_equal(g.ids[0], "qp@x");
+	assert_int_equal(g.lines[0], 1);
+	assert_int_equal(g.nerr, 0);
+	tok = strstr(g.text, "c0000");
+	d = (uint64_t)(tok - g.text);
+	/* 'c' is on line 5, column 12; '3' after the soft break: 6:1. */
+	assert_int_equal(kl_mime_place(m, d, &pos), 0);
+	assert_int_equal(pos.line, 5);
+	assert_int_equal(pos.column, 12);
+	assert_int_equal(pos.kind, KL_MIME_LIT);
+	assert_int_equal(pos.offset, (uint64_t)(strstr(qp, "c0000") - qp));
+	assert_int_equal(kl_mime_place(m, d + 11, &pos), 0);
+	assert_int_equal(pos.line, 6);
+	assert_int_equal(pos.column, 1);
+	/* The no-break space was "=C2=A0": its bytes map to the escapes. */
+	assert_int_equal(kl_mime_place(m, 5, &pos), 0);
+	assert_int_equal(pos.kind, KL_MIME_QP);
+	assert_int_equal(pos.column, 6);
+	/* Zero the token in place: the soft break stays. */
+	memcpy(buf, qp, sizeof(qp));
+	base = 0;
+	for (size_t i = 0; i < 16; i++)
+		assert_int_equal(kl_mime_put(m, d + i, '0', buf, base,
+		    sizeof(qp) - 1), 0);
+	assert_non_null(strstr((char *)buf, "NIP: =C2=A000000000000=\n"
+	    "00000 a=3Db\n"));
+	/* The '=' of "=3D" is an escape: written back as one. */
+	tok = strchr(g.text, '=');
+	assert_int_equal(kl_mime_put(m, (uint64_t)(tok - g.text), 'X', buf,
+	    base, sizeof(qp) - 1), 0);
+	assert_non_null(strstr((char *)buf, "a=58b\n"));
+	assert_int_equal(kl_mime_stats(m)->messages, 1);
+	assert_int_equal(kl_mime_stats(m)->text, 1);
+	kl_mime_free(m);
+}
+
+static const char b64[] =
+    "Subject: b\n"
+    "Message-ID: <b64@x>\n"
+    "Content-Type: text/plain; charset=us-ascii\n"
+    "Content-Transfer-Encoding: base64\n"
+    "\n"
+    /* "RIP: ffffffff81000000\nok\n", 20 characters a line */
+    "UklQOiBmZmZmZmZmZjgx\n"
+    "MDAwMDAwCm9rCg==\n";
+
+/* base64: decoded, placed at its quads, rewritten quad by quad. */
+static void
+t_base64(void **state)
+{
+	struct got g, g2;
+	struct kl_mime *m, *m2;
+	struct kl_mime_pos pos;
+	char buf[sizeof(b64)];
+	const char *tok;
+	uint64_t d;
+	size_t i;
+
+	(void)state;
+	m = readall(b64, 3, &g);
+	assert_string_equal(g.text, "RIP: ffffffff81000000\nok\n");
+	assert_int_equal(g.nerr, 0);
+	tok = strstr(g.text, "ffff");
+	d = (uint64_t)(tok - g.text);
+	/* Decoded byte 5 is the 3rd byte of the 2nd quad of line 6. */
+	assert_int_equal(kl_mime_place(m, d, &pos), 0);
+	assert_int_equal(pos.kind, KL_MIME_B64);
+	assert_int_equal(pos.line, 6);
+	assert_int_equal(pos.column, 5);
+	/* Byte 17 is on line 7 (the 20-character line holds 15). */
+	assert_int_equal(kl_mime_place(m, d + 12, &pos), 0);
+	assert_int_equal(pos.line, 7);
+	assert_int_equal(pos.column, 1);
+	memcpy(buf, b64, sizeof(b64));
+	for (i = 0; i < 16; i++)
+		assert_int_equal(kl_mime_put(m, d + i, '0', (uint8_t *)buf,
+		    0, sizeof(b64) - 1), 0);
+	assert_int_equal(strlen(buf), sizeof(b64) - 1);
+	/* Headers and line lengths unchanged; it decodes to zeros. */
+	assert_memory_equal(buf, b64, strstr(b64, "\n\n") - b64 + 2);
+	assert_int_equal(strchr(strstr(buf, "\n\n") + 2, '\n') -
+	    strstr(buf, "\n\n"), 22);
+	m2 = readall(buf, 0, &g2);
+	assert_string_equal(g2.text, "RIP: 0000000000000000\nok\n");
+	kl_mime_free(m);
+	kl_mime_free(m2);
+}
+
+static const char multi[] =
+    "Subject: m\n"
+    "Message-ID: <multi@x>\n"
+    "Content-Type: multipart/mixed; boundary=\"AA\"\n"
+    "\n"
+    "preamble 1111111111111111\n"
+    "--AA\n"
+    "Content-Type: text/plain\n"
+    "\n"
+    "one\n"
+    "--AA\n"
+    "Content-Type: image/png\n"
+    "Content-Transfer-Encoding: base64\n"
+    "\n"
+    "iVBORw0KGgo=\n"
+    "--AA\n"
+    "Content-Type: message/rfc822\n"
+    "\n"
+    "Subject: inner\n"
+    "Message-ID: <inner@x>\n"
+    "Content-Type: multipart/alternative; boundary=BB\n"
+    "\n"
+    "--BB\n"
+    "Content-Type: text/html; charset=iso-8859-1\n"
+    "Content-Transfer-Encoding: quoted-printable\n"
+    "\n"
+    "<p>NIP:&nbsp;c0000000=A0<b>x</b></p>caf=E9\n"
+    "--BB--\n"
+    "--AA\n"
+    "Content-Type: application/octet-stream; name=\"dmesg.txt\"\n"
+    "Content-Transfer-Encoding: base64\n"
+    "\n"
+    "WyAgMS4wXSBvawo=\n"
+    "--AA--\n"
+    "epilogue 2222222222222222\n";
+
+/* Multipart, nested message, HTML, charsets, attachments by kind. */
+static void
+t_multipart(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+
+	(void)state;
+	m = readall(multi, 0, &g);
+	assert_string_equal(g.text, "one\nNIP: c0000000 x\ncaf\xc3\xa9\n"
+	    "[  1.0] ok\n");
+	assert_int_equal(g.begins, 1);
+	assert_string_equal(g.ids[0], "multi@x");
+	assert_int_equal(g.nerr, 0);
+	assert_int_equal(kl_mime_stats(m)->parts, 4);
+	assert_int_equal(kl_mime_stats(m)->text, 3);
+	assert_int_equal(kl_mime_stats(m)->binary, 1);
+	kl_mime_free(m);
+}
+
+static const char mbox[] =
+    "From a@b Thu Jan  1 00:00:00 1970\n"
+    "Subject: one\n"
+    "Message-ID: <one@x>\n"
+    "\n"
+    ">From the log:\n"
+    "x From y\n"
+    "From a line that is not a separator\n"
+    "\n"
+    "From b@c Thu Jan  1 00:00:00 1970\n"
+    "Subject: two, no Message-ID\n"
+    "Content-Type: multipart/mixed; boundary=CC\n"
+    "\n"
+    "--CC\n"
+    "\n"
+    "UklQ:!\n"
+    "\n"
+    "From c@d Thu Jan  1 00:00:00 1970\n"
+    "Subject: three\n"
+    "Message-ID: <three@x>\n"
+    "Content-Transfer-Encoding: base64\n"
+    "\n"
+    "UklQ*Cg\n";
+
+/* mbox: From lines, >From unescaped, damage named per message. */
+static void
+t_mbox(void **state)
+{
+	struct got g, g1;
+	struct kl_mime *m;
+	size_t step;
+
+	(void)state;
+	m = readall(mbox, 0, &g);
+	assert_int_equal(g.begins, 3);
+	assert_int_equal(g.ends, 3);
+	assert_string_equal(g.ids[0], "one@x");
+	assert_string_equal(g.ids[1], "-");
+	assert_string_equal(g.ids[2], "three@x");
+	assert_int_equal(g.lines[0], 1);
+	assert_int_equal(g.lines[1], 9);
+	assert_int_equal(g.lines[2], 17);
+	assert_string_equal(g.text, "From the log:\nx From y\n"
+	    "From a line that is not a separator\n\n"
+	    "UklQ:!\n\nRIP\n");
+	/* Message two: its multipart never closes; three: bad base64. */
+	assert_int_equal(g.nerr, 2);
+	assert_string_equal(g.err[0], "missing closing MIME boundary");
+	assert_int_equal(g.errline[0], 17);
+	assert_string_equal(g.err[1], "invalid base64");
+	assert_int_equal(g.errline[1], 22);
+	kl_mime_free(m);
+	/* Byte by byte, and in odd pieces: the same. */
+	for (step = 1; step < 8; step += 3) {
+		m = readall(mbox, step, &g1);
+		assert_string_equal(g1.text, g.text);
+		assert_int_equal(g1.begins, 3);
+		assert_int_equal(g1.nerr, 2);
+		kl_mime_free(m);
+	}
+}
+
+/* format=flowed: soft lines join, quote marks of the next line go. */
+static void
+t_flowed(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+
+	(void)state;
+	m = readall("Subject: f\nMessage-ID: <f@x>\n"
+	    "Content-Type: text/plain; charset=utf-8; format=flowed\n\n"
+	    "> GPR00: c000000000123456 \n> c000000000abcdef\n"
+	    "-- \nsig\n", 0, &g);
+	assert_string_equal(g.text, "> GPR00: c000000000123456 "
+	    "c000000000abcdef\n-- \nsig\n");
+	kl_mime_free(m);
+	m = readall("Subject: f\nMessage-ID: <f@x>\n"
+	    "Content-Type: text/plain; format=flowed; delsp=yes\n\n"
+	    "ab \ncd\n", 0, &g);
+	assert_string_equal(g.text, "abcd\n");
+	kl_mime_free(m);
+}
+
+/* Windows-1252 and CRLF line ends. */
+static void
+t_charset(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+
+	(void)state;
+	m = readall("Subject: c\r\nMessage-ID: <c@x>\r\n"
+	    "Content-Type: text/plain; charset=windows-1252\r\n\r\n"
+	    "\x80 \xa0x\r\n", 0, &g);
+	assert_string_equal(g.text, "\xe2\x82\xac  x\n");
+	kl_mime_free(m);
+}
+
+/* A part header cut by the end of the input, and a long line. */
+static void
+t_cut(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+	char *big;
+	size_t n = 3 * KL_MIME_LINE_MAX, h;
+
+	(void)state;
+	m = readall("Subject: c\nMessage-ID: <cut@x>\n"
+	    "Content-Type: multipart/mixed; boundary=Z\n\n--Z\n"
+	    "Content-Type: text/pl", 0, &g);
+	assert_int_equal(g.begins, 1);
+	assert_int_equal(g.ends, 1);
+	assert_int_equal(g.nerr, 1);
+	assert_string_equal(g.err[0], "missing closing MIME boundary");
+	kl_mime_free(m);
+	big = malloc(n + 64);
+	assert_non_null(big);
+	strcpy(big, "Subject: l\nMessage-ID: <long@x>\n\n");
+	h = strlen(big);
+	memset(big + h, 'a', n);
+	big[h + n] = '\0';
+	strcat(big, "\nend\n");
+	/* Read in pieces, not an error: 8bit bodies may hold such lines. */
+	m = readall(big, 1000, &g);
+	assert_int_equal(g.nerr, 0);
+	assert_int_equal(g.len, n + 1 + 4);
+	kl_mime_free(m);
+	free(big);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_sniff),
+		cmocka_unit_test(t_qp),
+		cmocka_unit_test(t_base64),
+		cmocka_unit_test(t_multipart),
+		cmocka_unit_test(t_mbox),
+		cmocka_unit_test(t_flowed),
+		cmocka_unit_test(t_charset),
+		cmocka_unit_test(t_cut),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
