@@ -13,6 +13,10 @@
 # crashes (crash-, leak-, timeout- and oom- artifacts; slow-unit- ones are
 # listed but are no failure) is printed.  Exit status 1 when a harness
 # crashed.  FUZZ_NO_RUN=1 only minimises and reports what a run left.
+# FUZZ_CPU_SECONDS=S stops each harness once it has used S seconds of CPU
+# (SECONDS then bounds only the wall time), and FUZZ_PARALLEL=N runs the
+# harnesses N at a time instead of all at once: on a shared machine an
+# hour of fuzzing is an hour of CPU, not of wall time.
 # A minimised corpus larger than FUZZ_CORPUS_KIB (default 224, so that
 # eight stay under 2 MB) loses its largest files until it fits: the
 # committed corpora are seeds, kept small.
@@ -22,8 +26,9 @@
 # fields and allocates them before reading (see .ci/run).
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 SRCDIR BUILDDIR SECONDS [NAME...]" >&2; exit 2; }
-src=$1
-build=$2
+# Absolute paths: each harness runs in its own work directory.
+src=$(cd "$1" && pwd) || exit 2
+build=$(cd "$2" && pwd) || exit 2
 secs=$3
 shift 3
 keep=${FUZZ_KEEP:-1}
@@ -48,39 +53,78 @@ for f in "$@"; do
 	fi
 done
 
-# Start every harness at once; each writes its log and its time figures.
-pids=
-[ "${FUZZ_NO_RUN:-0}" = 1 ] && set -- --no-run "$@"
-for f in "$@"; do
-	[ "$f" = --no-run ] && break
-	w="$work/$f"
+# cpu_of PID: user + system seconds the process has used so far.
+cpu_of() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, "");
+	    printf "%d\n", ($12 + $13) / hz }' "/proc/$1/stat" 2>/dev/null
+}
+
+# run_one NAME: one harness, its log, its time figures and its status.
+# With FUZZ_CPU_SECONDS set, a watcher interrupts it (SIGINT: libFuzzer
+# prints its final statistics and exits 72) once it has used that much
+# CPU time; SECONDS then only bounds the wall time.
+run_one() {
+	w="$work/$1"
 	rm -rf "$w"
 	mkdir -p "$w/corpus" "$w/crash"
-	cp "$src/tests/fuzz/corpus/$f/"* "$w/corpus/" 2>/dev/null
+	cp "$src/tests/fuzz/corpus/$1/"* "$w/corpus/" 2>/dev/null
 	cp "$src/tests/fuzz/regress/"* "$w/corpus/" 2>/dev/null
 	(
 		cd "$w" || exit 2
-		if [ -n "$timev" ]; then
-			nice -n 19 $timev "$w/time" "$build/tests/fuzz/fuzz-$f" \
-			    -max_total_time="$secs" -timeout="$tmo" \
-			    -rss_limit_mb=2048 -malloc_limit_mb=8192 \
-			    -print_final_stats=1 -artifact_prefix="$w/crash/" \
-			    corpus >"$w/log" 2>&1
-		else
-			nice -n 19 "$build/tests/fuzz/fuzz-$f" \
-			    -max_total_time="$secs" -timeout="$tmo" \
-			    -rss_limit_mb=2048 -malloc_limit_mb=8192 \
-			    -print_final_stats=1 -artifact_prefix="$w/crash/" \
-			    corpus >"$w/log" 2>&1
-		fi
-		echo $? >"$w/status"
+		exec nice -n 19 $timev "$w/time" "$build/tests/fuzz/fuzz-$1" \
+		    -max_total_time="$secs" -timeout="$tmo" \
+		    -rss_limit_mb=2048 -malloc_limit_mb=8192 \
+		    -print_final_stats=1 -artifact_prefix="$w/crash/" \
+		    corpus >"$w/log" 2>&1
 	) &
-	pids="$pids $!"
-done
+	top=$!
+	if [ -n "${FUZZ_CPU_SECONDS:-}" ]; then
+		# The harness is the runner's child when time -v wraps it.
+		sleep 2
+		fz=$(pgrep -P $top -f "fuzz-$1" 2>/dev/null | head -n 1)
+		[ -n "$fz" ] || fz=$top
+		while kill -0 $fz 2>/dev/null; do
+			c=$(cpu_of $fz)
+			if [ -n "$c" ] && [ "$c" -ge "$FUZZ_CPU_SECONDS" ]; then
+				kill -INT $fz
+				echo interrupted >"$w/interrupted"
+				break
+			fi
+			sleep 5
+		done
+	fi
+	wait $top
+	st=$?
+	# An interruption asked for is a normal end.
+	[ $st = 72 ] && [ -f "$w/interrupted" ] && st=0
+	echo $st >"$w/status"
+}
+
+# Start the harnesses: all at once, or in FUZZ_PARALLEL lanes that each
+# run their share one after the other.
+[ -n "$timev" ] || { echo "run-fuzz: /usr/bin/time is needed" >&2; exit 2; }
+pids=
+[ "${FUZZ_NO_RUN:-0}" = 1 ] && set -- --no-run "$@"
+if [ "$1" != --no-run ]; then
+	lanes=${FUZZ_PARALLEL:-$#}
+	lane=0
+	while [ $lane -lt "$lanes" ]; do
+		(
+			i=0
+			for f in "$@"; do
+				[ $((i % lanes)) = $lane ] && run_one "$f"
+				i=$((i + 1))
+			done
+		) &
+		pids="$pids $!"
+		lane=$((lane + 1))
+	done
+fi
 if [ "$1" = --no-run ]; then
 	shift
 else
-	echo "run-fuzz: $# harnesses for ${secs}s each; logs in $work/NAME/log"
+	echo "run-fuzz: $# harnesses for ${secs}s each${FUZZ_CPU_SECONDS:+" or ${FUZZ_CPU_SECONDS} CPU seconds"}," \
+	    "${lanes} at a time; logs in $work/NAME/log"
 	wait $pids
 fi
 
