@@ -308,12 +308,20 @@ ex_copy(struct kl_report_ex *a, const struct kl_report_ex *b)
 	return (0);
 }
 
-/* Set a string member once; -1 when out of memory. */
+/*
+ * Keep the lesser of two optional strings in *into; -1 when out of
+ * memory.  A row's source and fix are chosen this way whatever the order
+ * its occurrences come in, so that --merge of shards gives the bytes of
+ * one run (rows that several sources match, such as arm64's "sp :" line
+ * of both the sp and the register-dump sources, keep the same one).
+ */
 static int
-str_once(char **into, const char *s)
+str_least(char **into, const char *s)
 {
-	if (*into != NULL || s == NULL)
+	if (s == NULL || (*into != NULL && strcmp(*into, s) <= 0))
 		return (0);
+	free(*into);
+	*into = NULL;
 	return ((*into = dupn(s, strlen(s))) == NULL ? -1 : 0);
 }
 
@@ -347,8 +355,8 @@ kl_report_add(struct kl_report *rep, const struct kl_report_occ *o)
 	if (o->host != NULL && set_add(&r->hosts, o->host,
 	    strlen(o->host)) == -1)
 		return (-1);
-	if (str_once(&r->source, o->source) == -1 ||
-	    str_once(&r->fixed, o->fixed) == -1)
+	if (str_least(&r->source, o->source) == -1 ||
+	    str_least(&r->fixed, o->fixed) == -1)
 		return (-1);
 	if (made && ex_set(&r->first, o->path, o->members, o->nmembers,
 	    o->line, o->ts, o->text, o->textlen, 0) == -1)
@@ -399,8 +407,8 @@ merge_row(struct kl_report *rep, const struct kl_report_row *b)
 	if (set_unite(&a->hosts, &b->hosts) == -1 ||
 	    set_unite(&a->releases, &b->releases) == -1)
 		return (-1);
-	if (str_once(&a->source, b->source) == -1 ||
-	    str_once(&a->fixed, b->fixed) == -1)
+	if (str_least(&a->source, b->source) == -1 ||
+	    str_least(&a->fixed, b->fixed) == -1)
 		return (-1);
 	if (a->first.path == NULL && b->first.path != NULL &&
 	    ex_copy(&a->first, &b->first) == -1)
@@ -452,17 +460,6 @@ ex_before(const struct kl_report_ex *a, const struct kl_report_ex *b)
 	if (a->textlen != b->textlen)
 		return (a->textlen < b->textlen);
 	return (memcmp(a->text, b->text, a->textlen) < 0);
-}
-
-/* Keep the lesser of two optional strings in *into. */
-static int
-str_least(char **into, const char *s)
-{
-	if (s == NULL || (*into != NULL && strcmp(*into, s) <= 0))
-		return (0);
-	free(*into);
-	*into = NULL;
-	return ((*into = dupn(s, strlen(s))) == NULL ? -1 : 0);
 }
 
 /* Merge row b into rep in no order: the examples by their place. */
