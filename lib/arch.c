@@ -83,6 +83,11 @@
 #define DOC_PPC_PAGE	"arch/powerpc/include/asm/page.h"
 #define DOC_PPC_NOHASH	"arch/powerpc/include/asm/nohash/64/pgtable.h"
 #define DOC_RISCV	"Documentation/arch/riscv/vm-layout.rst"
+#define DOC_RISCV_OLD	"arch/riscv/include/asm/pgtable.h, " \
+			"arch/riscv/include/asm/page.h (v5.10-v5.12)"
+#define DOC_RISCV_KASAN	"arch/riscv/include/asm/kasan.h (v5.10-v5.12)"
+#define DOC_RISCV_IMG	"arch/riscv/include/asm/page.h, " \
+			"arch/riscv/mm/init.c (v5.10-v5.11)"
 #define DOC_MIPS	"arch/mips/include/asm/addrspace.h"
 #define DOC_MIPS_PGT	"arch/mips/include/asm/pgtable-64.h"
 #define DOC_MIPS32	"arch/mips/include/asm/addrspace.h, " \
@@ -410,7 +415,8 @@ static const unsigned char ppc32_rel[] = { REL_BOTH, REL_LO };
 /*
  * riscv64, per vm-layout.rst.  The image and modules are the same in all
  * modes.  Before ~v5.13 the image sat in the linear map at
- * ffffffe000000000: on sv39 those values land in the direct-map row.
+ * ffffffe000000000: on sv39 those values land in the direct-map row
+ * (riscv64-pre5.13 below is that layout, chosen by the kernel release).
  */
 #define RISCV_TOP_ROWS \
 	{ U64(0xffffffff00000000), U64(0xffffffff7fffffff), R_MOD, S_HI, \
@@ -465,6 +471,40 @@ static const struct kl_arch_region riscv_57_rows[] = {
 	{ U64(0xffdf000000000000), U64(0xfffffffeffffffff), R_KASAN, S_MED, 0,
 	  "kasan", DOC_RISCV },
 	RISCV_TOP_ROWS,
+};
+
+/*
+ * riscv64 Sv39 before v5.13 ("riscv: Move kernel mapping outside of
+ * linear mapping"): CONFIG_PAGE_OFFSET ffffffe000000000 (MAXPHYSMEM_128GB),
+ * KERN_VIRT_SIZE = -PAGE_OFFSET, the linear map from PAGE_OFFSET to the
+ * top with the image at its bottom, and below it vmalloc (VMALLOC_SIZE =
+ * KERN_VIRT_SIZE / 2, holding the modules and the BPF JIT), vmemmap
+ * (1 << 32), PCI io (16 MiB) and the fixmap (PMD_SIZE); the KASAN shadow
+ * from ffffffc000000000 (2^64 - 2^38, 32 GiB).  The image row is the
+ * 128 MiB early mapping the image had to fit (MAX_EARLY_MAPPING_SIZE,
+ * v5.7-v5.11) and is shared: the linear map goes on above the image.
+ * Module code in vmalloc is told from its symbol ("[mod]") by the frame
+ * rules, as on the current layouts.
+ * A MAXPHYSMEM_2GB kernel (PAGE_OFFSET ffffffff80000000) is not
+ * described; its code still reads as text from the frame rules.
+ */
+static const struct kl_arch_region riscv_pre513_rows[] = {
+	{ U64(0xffffffc000000000), U64(0xffffffc7ffffffff), R_KASAN, S_MED, 0,
+	  "kasan", DOC_RISCV_KASAN },
+	{ U64(0xffffffcefee00000), U64(0xffffffcefeffffff), R_FIX, S_LO, 0,
+	  "fixmap", DOC_RISCV_OLD },
+	{ U64(0xffffffceff000000), U64(0xffffffceffffffff), R_FIX, S_LO, 0,
+	  "PCI io", DOC_RISCV_OLD },
+	{ U64(0xffffffcf00000000), U64(0xffffffcfffffffff), R_VMEM, S_MED, 0,
+	  "vmemmap", DOC_RISCV_OLD },
+	{ U64(0xffffffd000000000), U64(0xffffffdfffffffff), R_VMAL, S_MED, 0,
+	  "vmalloc/ioremap space (modules and BPF too)", DOC_RISCV_OLD },
+	{ U64(0xffffffe000000000), U64(0xffffffe007ffffff), R_TEXT, S_HI, F_SH,
+	  "kernel image at PAGE_OFFSET, bottom of the linear map",
+	  DOC_RISCV_IMG },
+	{ U64(0xffffffe008000000), U64(0xffffffffffffffff), R_DMAP, S_MED, 0,
+	  "linear map of physical memory (KERN_VIRT_SIZE 128 GiB)",
+	  DOC_RISCV_OLD },
 };
 
 /*
@@ -651,6 +691,10 @@ static const struct arch_def arch_defs[] = {
 	    "MIPS32: KSEG0 image and lowmem, KSEG1, KSEG2/3 mapped",
 	    32, 0, U64(0x80000000), U64(0x80100000), 0 },
 	  ROWS(mips32_rows), U64(0x80000000), A32 },
+	{ { KL_ARCH_RISCV64_PRE513, "riscv64-pre5.13",
+	    "RISC-V 64-bit, Sv39, before v5.13 (image in the linear map)",
+	    64, 0, U64(0xffffffe000000000), U64(0xffffffe000002000), 0 },
+	  ROWS(riscv_pre513_rows), U64(0xffffffc000000000), A64 },
 };
 
 /* clang-format on */

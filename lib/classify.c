@@ -1175,7 +1175,8 @@ is_arm64(enum kl_arch_id id)
 static int
 is_riscv64(enum kl_arch_id id)
 {
-	return (id >= KL_ARCH_RISCV64 && id <= KL_ARCH_RISCV64_SV57);
+	return ((id >= KL_ARCH_RISCV64 && id <= KL_ARCH_RISCV64_SV57) ||
+	    id == KL_ARCH_RISCV64_PRE513);
 }
 
 /* Index of r in the x86_64 order direct map < vmalloc < vmemmap, or -1. */

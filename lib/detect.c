@@ -24,7 +24,8 @@
  *
  * The guess is certain once nothing can refine it: family and width known
  * and, where the profile depends on them, VA size (x86_64, arm64, riscv64)
- * and kernel version (arm64: before v5.4 means arm64-pre5.4).  Until then
+ * and kernel version (arm64: before v5.4 means arm64-pre5.4; riscv64:
+ * before v5.13 means riscv64-pre5.13).  Until then
  * st->arch is the best guess; kl_detect_finish() freezes it.
  *
  * Once the family is known, score[] holds votes for its VA sizes from
@@ -255,6 +256,7 @@ va_of(enum kl_arch_id id)
 	switch (id) {
 	case KL_ARCH_ARM64_39:
 	case KL_ARCH_RISCV64:
+	case KL_ARCH_RISCV64_PRE513:
 		return (39);
 	case KL_ARCH_ARM64_42:
 		return (42);
@@ -403,6 +405,9 @@ resolve(struct kl_detect *st)
 		a = weak_guess(st);
 		if (a == KL_ARCH_ARM64 && st->kver != 0 && st->kver < 0x050400)
 			a = KL_ARCH_ARM64_PRE54;
+		if (a == KL_ARCH_RISCV64 && st->kver != 0 &&
+		    st->kver < 0x050d00)
+			a = KL_ARCH_RISCV64_PRE513;
 		break;
 	case KL_FAM_X86:
 		if (st->bits == 32) {
@@ -440,6 +445,12 @@ resolve(struct kl_detect *st)
 	case KL_FAM_RISCV:
 		if (st->bits == 32) {
 			/* No riscv32 profile: the unknown union is all. */
+			certain = bits_ok;
+			break;
+		}
+		if (st->kver != 0 && st->kver < 0x050d00) {
+			/* Sv39 only (Sv48 came in v5.17): one profile. */
+			a = KL_ARCH_RISCV64_PRE513;
 			certain = bits_ok;
 			break;
 		}

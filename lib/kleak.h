@@ -116,6 +116,7 @@ enum kl_arch_id {
 	KL_ARCH_S390X,
 	KL_ARCH_SPARC64,
 	KL_ARCH_MIPS32,
+	KL_ARCH_RISCV64_PRE513,	/* sv39 before v5.13, image in linear map */
 	KL_ARCH_COUNT
 };
 #define KL_ARCH_UNKNOWN KL_ARCH_AUTO

@@ -2060,7 +2060,7 @@ arch_dir(enum kl_arch_id a)
 	case KL_ARCH_PPC64: case KL_ARCH_PPC64_BOOK3E: case KL_ARCH_PPC32:
 		return ("powerpc");
 	case KL_ARCH_RISCV64: case KL_ARCH_RISCV64_SV48:
-	case KL_ARCH_RISCV64_SV57:
+	case KL_ARCH_RISCV64_SV57: case KL_ARCH_RISCV64_PRE513:
 		return ("riscv");
 	case KL_ARCH_MIPS64:
 		return ("mips");

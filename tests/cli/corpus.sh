@@ -449,11 +449,11 @@ is "$(q at 81 56)" "none err-ptr ffffffffffffffff" "$f: 81:56 the clocksource ma
 
 # riscv64: syzkaller 5.11 (qemu virt, KASAN), the pre-5.13 Sv39 layout:
 # image and linear map at ffffffe000000000, KASAN shadow from
-# ffffffc000000000.
+# ffffffc000000000.  "Not tainted 5.11.0-..." picks riscv64-pre5.13.
 f=riscv64-syzkaller-5.11-oops.report
 scan "$TESTDATA/$f"
 is "$STATUS" 1 "$f: exit status"
-is "$(q arch)" riscv64 "$f: detected arch"
+is "$(q arch)" riscv64-pre5.13 "$f: detected arch"
 is "$(q cands)" 39 "$f: 39 candidates in all"
 exp="
 	11:30 11:52 11:74 12:30 12:52 13:74 15:52 16:74 17:52 17:74 18:52
@@ -462,14 +462,23 @@ is "$(q pos x=20:74,21:30)" "$(norm "$exp")" "$f: epc/ra/sp, registers, frames"
 is "$(q at 11 74)" "direct-map - ffffffe00853fec0" "$f: 11:74 sp in the linear map"
 is "$(q at 15 30)" "none not-kernel 1ffffffc0ffb0b00" \
     "$f: 15:30 a2 1ffffffc0ffb0b00 (a shadow offset) is not kernel"
-todo_is "$(q list l=11,24,25 x=11:74)" \
+is "$(q list l=11,24,25 x=11:74)" \
     "$(norm "11:30:text 11:52:text 24:26:text 25:26:text")" \
-    "$f: epc/ra and the frames are kernel text" \
-    "labelled direct-map (5.11 maps the image in the linear map, but these are code)"
-todo_is "$(q at 20 74)" "kasan-shadow - ffffffc404a90fb2" \
-    "$f: 20:74 t4 is a KASAN shadow address" \
-    "suppressed as hole: there is no pre-5.13 riscv64 layout"
-todo_is "$(q count)" 19 "$f: 19 findings" "17: t4/t5 missed"
+    "$f: epc/ra and the frames are kernel text"
+is "$(q at 20 74)" "kasan-shadow - ffffffc404a90fb2" \
+    "$f: 20:74 t4 is a KASAN shadow address"
+is "$(q at 21 30)" "kasan-shadow - ffffffc404a90fba" \
+    "$f: 21:30 t5 is a KASAN shadow address"
+is "$(q at 12 30)" "text - ffffffe006c38208" \
+    "$f: 12:30 gp (small data, +108 MiB) is in the image window"
+is "$(q at 12 52)" "direct-map - ffffffe009bb16c0" \
+    "$f: 12:52 tp (a task_struct above the image window) is linear map"
+is "$(q count)" 19 "$f: 19 findings"
+scan "$TESTDATA/$f" --arch riscv64
+is "$(q at 20 74)" "none hole ffffffc404a90fb2" \
+    "$f: --arch riscv64 (the 5.13+ layout) has no row for t4"
+scan "$TESTDATA/$f" --arch riscv64-pre5.13
+is "$(q count)" 19 "$f: --arch riscv64-pre5.13 gives the same 19 findings"
 
 # ---------------------------------------------------------------------
 # mips64: linux-mips mail, a Loongson-3 6.19 oops in init_idle.

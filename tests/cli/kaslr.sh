@@ -216,11 +216,17 @@ if [ -d "$CORPUS/syzkaller" ]; then
 	    "arm: PC is at / LR is at and pc : [<..>] lr : [<..>] give slide 0"
 	printf '%s\n' 'ffffffdfffe00000 T _text' \
 	    'ffffffdfffe8c6f0 T schedule_tail' >"$TMP/rv.map"
-	"$KLEAKSCAN" --json --system-map "$TMP/rv.map" \
+	# 607 is a 5.11 kernel (riscv64-pre5.13, no KASLR): the rule is
+	# tested on the profile with KASLR, then auto must find no slide.
+	"$KLEAKSCAN" --json --arch riscv64 --system-map "$TMP/rv.map" \
 	    "$CORPUS/syzkaller/report/607" >"$TMP/reg.json"
 	is "$(boots "$TMP/reg.json" | cut -d' ' -f3,4,8)" \
 	    "0x200000 0xffffffe000000000 register@11,register@11,value@11,value@11,frame@24" \
 	    "riscv: epc : / ra : symbols, the raw epc ra line and a frame: a 2 MiB slide"
+	"$KLEAKSCAN" --json --system-map "$TMP/rv.map" \
+	    "$CORPUS/syzkaller/report/607" >"$TMP/reg.json"
+	is "$(boots "$TMP/reg.json" | cut -d' ' -f3)" "0x0" \
+	    "riscv: a 5.11 kernel (riscv64-pre5.13) has no KASLR: slide 0"
 	printf '%s\n' 'ffffffff81000000 T _text' \
 	    'ffffffff816112f0 T next_group' >"$TMP/x.map"
 	"$KLEAKSCAN" --json --system-map "$TMP/x.map" \

@@ -28,6 +28,7 @@ static const char *const names[KL_ARCH_COUNT] = {
 	"arm64-42", "arm64-47", "arm64-52", "arm64-pre5.4", "arm", "ppc64",
 	"ppc64-book3e", "ppc32", "riscv64", "riscv64-sv48", "riscv64-sv57",
 	"mips64", "loongarch64", "s390x", "sparc64", "mips32",
+	"riscv64-pre5.13",
 };
 
 /* Where the kernel half of each 64-bit profile starts (0: 32-bit/none). */
@@ -48,6 +49,7 @@ static const uint64_t kstart64[KL_ARCH_COUNT] = {
 	[KL_ARCH_RISCV64_SV57] = U64(0xff00000000000000),
 	[KL_ARCH_MIPS64] = U64(0x8000000000000000),
 	[KL_ARCH_LOONGARCH64] = U64(0x8000000000000000),
+	[KL_ARCH_RISCV64_PRE513] = U64(0xffffffc000000000),
 };
 
 /* PAGE_OFFSETs tried on the 32-bit profiles (0: the default). */
@@ -259,8 +261,8 @@ t_all_rows(void **state)
 		}
 		nrows += l.n;
 	}
-	/* 19 row-bearing profiles and the union: pin the total. */
-	assert_int_equal(nrows, 159);
+	/* 20 row-bearing profiles and the union: pin the total. */
+	assert_int_equal(nrows, 166);
 }
 
 /* Expect one lookup result. */
@@ -528,7 +530,7 @@ t_bad_page_offset(void **state)
 	kl_error_clear(&err);
 	assert_int_equal(kl_arch_layout(KL_ARCH_COUNT, 0, &l, &err), -1);
 	assert_int_equal(err.code, KL_EINVAL);
-	assert_string_equal(err.msg, "unknown architecture id 22");
+	assert_string_equal(err.msg, "unknown architecture id 23");
 	assert_int_equal(kl_arch_layout(KL_ARCH_X86_64, 0, NULL, &err), -1);
 	/* A NULL error pointer is allowed. */
 	assert_int_equal(kl_arch_layout(KL_ARCH_I386, U64(1), &l, NULL), -1);
@@ -673,6 +675,60 @@ t_riscv64(void **state)
 	KERN(&l, 0xff20000000000000, KL_REGION_VMALLOC, KL_SEV_MEDIUM);
 	KERN(&l, 0xff60000000000000, KL_REGION_DIRECT_MAP, KL_SEV_MEDIUM);
 	KERN(&l, 0xffdf000000000000, KL_REGION_KASAN_SHADOW, KL_SEV_MEDIUM);
+}
+
+/*
+ * riscv64 Sv39 before v5.13 (pgtable.h, page.h, kasan.h of v5.10-v5.12),
+ * every row edge, with values from syzkaller/report/607 (5.11, KASAN).
+ */
+static void
+t_riscv64_pre513(void **state)
+{
+	struct kl_layout l;
+	struct kl_region_hit h;
+
+	(void)state;
+	layout(KL_ARCH_RISCV64_PRE513, 0, &l);
+	USER(&l, 0x0000003fffffffff);
+	USER(&l, 0xffffffbfffffffff);
+	/* KASAN_SHADOW_START 2^64 - 2^38, 32 GiB; t4 : ffffffc404a90fb2. */
+	KERN(&l, 0xffffffc000000000, KL_REGION_KASAN_SHADOW, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffc404a90fb2, KL_REGION_KASAN_SHADOW, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffc7ffffffff, KL_REGION_KASAN_SHADOW, KL_SEV_MEDIUM);
+	HOLE(&l, 0xffffffc800000000);
+	HOLE(&l, 0xffffffcefedfffff);
+	/* FIXADDR_START = PCI_IO_START - PMD_SIZE. */
+	KERN(&l, 0xffffffcefee00000, KL_REGION_FIXMAP, KL_SEV_LOW);
+	KERN(&l, 0xffffffcefeffffff, KL_REGION_FIXMAP, KL_SEV_LOW);
+	/* PCI_IO_START = VMEMMAP_START - 16 MiB. */
+	KERN(&l, 0xffffffceff000000, KL_REGION_FIXMAP, KL_SEV_LOW);
+	KERN(&l, 0xffffffceffffffff, KL_REGION_FIXMAP, KL_SEV_LOW);
+	/* VMEMMAP_START = VMALLOC_START - 2^32. */
+	KERN(&l, 0xffffffcf00000000, KL_REGION_VMEMMAP, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffcfffffffff, KL_REGION_VMEMMAP, KL_SEV_MEDIUM);
+	/* VMALLOC_START = PAGE_OFFSET - 64 GiB, VMALLOC_END PAGE_OFFSET - 1. */
+	KERN(&l, 0xffffffd000000000, KL_REGION_VMALLOC, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffdfffffffff, KL_REGION_VMALLOC, KL_SEV_MEDIUM);
+	/* The image at PAGE_OFFSET: epc : ffffffe00008c762, gp in .sdata. */
+	KERN(&l, 0xffffffe000000000, KL_REGION_TEXT, KL_SEV_HIGH);
+	KERN(&l, 0xffffffe00008c762, KL_REGION_TEXT, KL_SEV_HIGH);
+	KERN(&l, 0xffffffe006c38208, KL_REGION_TEXT, KL_SEV_HIGH);
+	KERN(&l, 0xffffffe007ffffff, KL_REGION_TEXT, KL_SEV_HIGH);
+	/* The linear map above it: sp : ffffffe00853fec0, to the top. */
+	KERN(&l, 0xffffffe008000000, KL_REGION_DIRECT_MAP, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffe00853fec0, KL_REGION_DIRECT_MAP, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffff80000000, KL_REGION_DIRECT_MAP, KL_SEV_MEDIUM);
+	KERN(&l, 0xffffffffffffffff, KL_REGION_DIRECT_MAP, KL_SEV_MEDIUM);
+	/* The image row is shared with the linear map above the image. */
+	kl_arch_lookup(&l, U64(0xffffffe000000000), &h);
+	assert_int_equal(h.flags, KL_AR_SHARED);
+	assert_int_equal(h.arch, KL_ARCH_RISCV64_PRE513);
+	kl_arch_lookup(&l, U64(0xffffffe008000000), &h);
+	assert_int_equal(h.flags, 0);
+	kl_arch_lookup(&l, U64(0xffffffd000000000), &h);
+	assert_int_equal(h.flags, 0);
+	assert_string_equal(h.row->doc, "arch/riscv/include/asm/pgtable.h, "
+	    "arch/riscv/include/asm/page.h (v5.10-v5.12)");
 }
 
 /* ppc64 book3s and book3e, with values from real reports. */
@@ -828,6 +884,10 @@ t_profiles(void **state)
 	assert_int_equal(a->text_base, U64(0xffff000008080000));
 	a = kl_arch_get(KL_ARCH_RISCV64);
 	assert_int_equal(a->text_base, U64(0xffffffff80002000));
+	a = kl_arch_get(KL_ARCH_RISCV64_PRE513);
+	assert_int_equal(a->page_offset, U64(0xffffffe000000000));
+	assert_int_equal(a->text_base, U64(0xffffffe000002000));
+	assert_int_equal(a->kaslr_align, 0);
 	a = kl_arch_get(KL_ARCH_LOONGARCH64);
 	assert_int_equal(a->text_base, U64(0x9000000000200000));
 	a = kl_arch_get(KL_ARCH_S390X);
@@ -933,6 +993,7 @@ main(void)
 		cmocka_unit_test(t_arm64),
 		cmocka_unit_test(t_untag),
 		cmocka_unit_test(t_riscv64),
+		cmocka_unit_test(t_riscv64_pre513),
 		cmocka_unit_test(t_ppc64),
 		cmocka_unit_test(t_mips_loongarch),
 		cmocka_unit_test(t_context_only),

@@ -541,6 +541,44 @@ t_riscv(void **state)
 	expect(&st, KL_ARCH_RISCV64_SV57, 1);
 }
 
+/* riscv64 before v5.13 gets the pre-5.13 profile, from 5.13 on not. */
+static void
+t_riscv64_pre513(void **state)
+{
+	struct kl_detect st;
+
+	(void)state;
+	/* syzkaller/report/607 (5.11, qemu virt). */
+	kl_detect_init(&st);
+	line(&st, "CPU: 0 PID: 5233 Comm: syz-executor.1 Not tainted "
+	    "5.11.0-11272-gf01e631cccab-dirty #35");
+	assert_int_equal(st.kver, 0x050b00);
+	line(&st, "Hardware name: riscv-virtio,qemu (DT)");
+	line(&st, "epc : ffffffe00008c762 ra : ffffffe00008c760 sp : "
+	    "ffffffe00853fec0");
+	expect(&st, KL_ARCH_RISCV64_PRE513, 1);
+	/*
+	 * 5.12 is the last release with the image in the linear map; the
+	 * banner's release and riscv64 triple leave nothing to learn.
+	 */
+	kl_detect_init(&st);
+	line(&st, "Linux version 5.12.19 (root@host) (riscv64-linux-gnu-gcc "
+	    "(GCC) 10.2.0) #1 SMP");
+	expect(&st, KL_ARCH_RISCV64_PRE513, 1);
+	/* 5.13 moved the image to KERNEL_LINK_ADDR: the sv39 profile. */
+	kl_detect_init(&st);
+	line(&st, "Linux version 5.13.0 (root@host) (riscv64-linux-gnu-gcc "
+	    "(GCC) 10.2.0) #1 SMP");
+	line(&st, "epc : ffffffff80014264 ra : ffffffff80014262 sp : "
+	    "ffffffd00b777cd0");
+	expect(&st, KL_ARCH_RISCV64, 1);
+	/* No version: the values decide, as before. */
+	kl_detect_init(&st);
+	line(&st, "epc : ffffffe00008c762 ra : ffffffe00008c760 sp : "
+	    "ffffffe00853fec0");
+	expect(&st, KL_ARCH_RISCV64, 1);
+}
+
 /* mips: 64-bit Loongson-3 and 32-bit boards from linux-mips mail. */
 static void
 t_mips(void **state)
@@ -893,6 +931,7 @@ main(void)
 		cmocka_unit_test(t_arm),
 		cmocka_unit_test(t_ppc),
 		cmocka_unit_test(t_riscv),
+		cmocka_unit_test(t_riscv64_pre513),
 		cmocka_unit_test(t_mips),
 		cmocka_unit_test(t_others),
 		cmocka_unit_test(t_report_rules),
