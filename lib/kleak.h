@@ -353,6 +353,10 @@ struct kl_boot {
 	uint64_t		 first_line;
 	uint64_t		 last_line;
 	enum kl_arch_id		 arch;		/* decided for the segment */
+	uint64_t		 first_offset;	/* unit offset: first byte of
+						   first_line */
+	uint64_t		 last_offset;	/* ... last byte of last_line
+						   (its newline, if any) */
 };
 
 /*
@@ -544,6 +548,9 @@ int		 kl_scan_record_end(struct kl_scan *, struct kl_error *);
 int		 kl_scan_new_boot(struct kl_scan *);
 uint64_t	 kl_scan_settled(const struct kl_scan *);
 int		 kl_scan_settle(struct kl_scan *);
+#define KL_SCAN_MARKS	6
+size_t		 kl_scan_marks(const struct kl_scan *,
+		     uint64_t[KL_SCAN_MARKS]);
 
 /* Limits of the input layer (input.c); 0 means the default. */
 struct kl_limits {

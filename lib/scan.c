@@ -107,6 +107,7 @@ struct kl_scan {
 	int			 have_ts;
 	unsigned		 seg_flags;	/* KL_F_UNHASHED */
 	uint64_t		 seg_first;	/* first line of the segment */
+	uint64_t		 seg_off;	/* ... its unit offset */
 	struct kl_detect	 det;
 	enum kl_arch_id		 arch;		/* decided arch, AUTO: pending */
 	unsigned		 widths;	/* arch_widths(arch) */
@@ -120,6 +121,7 @@ struct kl_scan {
 	int			 watch_banner;	/* a banner was seen in it */
 	int			 watch_lines;	/* lines it read */
 	uint64_t		 watch_line;	/* the header's line */
+	uint64_t		 watch_off;	/* ... its unit offset */
 	struct kl_detect	 rdet;		/* the report's evidence */
 
 	/* Pending candidates (--arch auto). */
@@ -461,9 +463,12 @@ pend_line(struct kl_scan *sc, const struct kl_line *l)
 	return (0);
 }
 
-/* Tell the sink that the boot segment ends at line last. */
+/*
+ * Tell the sink that the boot segment ends at line last, whose last
+ * byte is at unit offset last_off.
+ */
 static int
-boot_end(struct kl_scan *sc, uint64_t last)
+boot_end(struct kl_scan *sc, uint64_t last, uint64_t last_off)
 {
 	struct kl_boot b;
 
@@ -474,6 +479,8 @@ boot_end(struct kl_scan *sc, uint64_t last)
 	b.first_line = sc->seg_first;
 	b.last_line = last;
 	b.arch = sc->arch;
+	b.first_offset = sc->seg_off;
+	b.last_offset = last_off;
 	if (sc->sink.boot(sc->sink.arg, &b) != 0) {
 		sc->stopped = 1;
 		return (1);
@@ -483,18 +490,19 @@ boot_end(struct kl_scan *sc, uint64_t last)
 
 /*
  * Close the boot segment, whose last line is last: flush what waited,
- * start a fresh one.
+ * start a fresh one.  next is the unit offset of the line after last.
  */
 static int
-new_segment(struct kl_scan *sc, uint64_t last)
+new_segment(struct kl_scan *sc, uint64_t last, uint64_t next)
 {
 	int rc = 0;
 
 	if (!sc->decided)
 		rc = decide(sc, 1);
 	if (rc == 0)
-		rc = boot_end(sc, last);
+		rc = boot_end(sc, last, next > 0 ? next - 1 : 0);
 	sc->seg_first = last + 1;
+	sc->seg_off = next;
 	sc->boot++;
 	sc->st.boots++;
 	sc->seg_banner = 0;
@@ -564,6 +572,7 @@ watch_begin(struct kl_scan *sc)
 	sc->watch_banner = 0;
 	sc->watch_lines = 0;
 	sc->watch_line = sc->lineno;
+	sc->watch_off = sc->ls_abs;
 	kl_detect_init(&sc->rdet);
 	sc->decided = 0;	/* the segment's arch and layout stay */
 }
@@ -598,9 +607,11 @@ watch_end(struct kl_scan *sc, int final)
 		sc->decided = 1;
 		return (flush_pending(sc));
 	}
-	if (boot_end(sc, sc->watch_line - 1) != 0)
+	if (boot_end(sc, sc->watch_line - 1,
+	    sc->watch_off > 0 ? sc->watch_off - 1 : 0) != 0)
 		return (1);
 	sc->seg_first = sc->watch_line;
+	sc->seg_off = sc->watch_off;
 	sc->boot++;
 	sc->st.boots++;
 	sc->seg_banner = sc->watch_banner;
@@ -653,7 +664,7 @@ frame_line(struct kl_scan *sc, size_t avail)
 	} else if (fr.has_ts && sc->have_ts && fr.ts_us + 1000000 < sc->last_ts &&
 	    fr.ts_us < 10000000)
 		newseg = 1;
-	if (newseg && new_segment(sc, sc->lineno - 1) != 0)
+	if (newseg && new_segment(sc, sc->lineno - 1, sc->ls_abs) != 0)
 		return (1);
 	if (fr.boot)
 		sc->seg_banner = 1;
@@ -980,6 +991,7 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->last_ts = 0;
 	sc->seg_flags = 0;
 	sc->seg_first = 1;
+	sc->seg_off = 0;
 	sc->npend = 0;
 	sc->nlines = 0;
 	sc->arenalen = 0;
@@ -1084,6 +1096,7 @@ kl_scan_feed(struct kl_scan *sc, const void *data, size_t n,
 int
 kl_scan_end(struct kl_scan *sc, struct kl_error *err)
 {
+	uint64_t end = sc->base + sc->len;	/* past the last byte fed */
 	int rc;
 
 	if (sc->stopped)
@@ -1092,7 +1105,8 @@ kl_scan_end(struct kl_scan *sc, struct kl_error *err)
 		return (rc);
 	if (!sc->decided && (rc = decide(sc, 1)) != 0)
 		return (rc);
-	if (sc->seg_lines > 0 && (rc = boot_end(sc, sc->lineno)) != 0)
+	if (sc->seg_lines > 0 &&
+	    (rc = boot_end(sc, sc->lineno, end > 0 ? end - 1 : 0)) != 0)
 		return (rc);
 	return (0);
 }
@@ -1166,7 +1180,7 @@ kl_scan_new_boot(struct kl_scan *sc)
 {
 	if (sc->seg_lines == 0)
 		return (0);
-	return (new_segment(sc, sc->lineno));
+	return (new_segment(sc, sc->lineno, sc->ls_abs));
 }
 
 /*
@@ -1194,4 +1208,33 @@ kl_scan_settle(struct kl_scan *sc)
 	if (sc->decided || sc->npend == 0)
 		return (0);
 	return (decide(sc, 0));
+}
+
+/*
+ * The unit offsets that a later boot event may give as first_offset or
+ * last_offset, though they may lie below kl_scan_settled(): the open
+ * segment's first byte, the current line's (and the byte before it),
+ * a watched report header's (and the byte before it), the last byte
+ * fed.  Any other offset a boot event gives is at or above settled.  A
+ * caller that forgets what it knew below settled keeps what it needs
+ * of these.  Returns how many it wrote into marks.
+ */
+size_t
+kl_scan_marks(const struct kl_scan *sc, uint64_t marks[KL_SCAN_MARKS])
+{
+	uint64_t end = sc->base + sc->len;
+	size_t n = 0;
+
+	marks[n++] = sc->seg_off;
+	marks[n++] = sc->ls_abs;
+	if (sc->ls_abs > 0)
+		marks[n++] = sc->ls_abs - 1;
+	if (sc->watch) {
+		marks[n++] = sc->watch_off;
+		if (sc->watch_off > 0)
+			marks[n++] = sc->watch_off - 1;
+	}
+	if (end > 0)
+		marks[n++] = end - 1;
+	return (n);
 }

@@ -71,6 +71,13 @@ struct unit {
 	const char		**chain;	/* its members, the message */
 	size_t			 nchain;	/* members above the message */
 	char			*mname;		/* the message's name */
+	uint64_t		 mline;		/* its first stored line */
+	struct mark {			/* stored lines of scan marks */
+		uint64_t	 off;		/* decoded offset */
+		uint64_t	 line;		/* its stored line */
+		uint64_t	 lline;		/* ... as a line's last byte */
+	}			 marks[KL_SCAN_MARKS];
+	size_t			 nmarks;
 };
 
 /* The state of one run of the program. */
@@ -99,6 +106,7 @@ struct run {
 static struct run	 run;
 
 static int	mail_place(const struct kl_finding *, struct kl_finding *);
+static void	mail_boot(const struct kl_boot *, struct kl_boot *);
 static void	mail_sniff(const struct kl_unit *, const uint8_t *, size_t);
 static int	mail_data(const struct kl_unit *, const uint8_t *, size_t);
 static void	mail_finish(const struct kl_error *);
@@ -325,7 +333,14 @@ on_boot(void *arg, const struct kl_boot *b)
 	struct bootrep	rep;
 	size_t		i;
 
+	struct kl_boot	stored;
+
 	(void)arg;
+	/* In a mail: the segment's lines in the file as stored. */
+	if (run.u.mail != NULL) {
+		mail_boot(b, &stored);
+		b = &stored;
+	}
 	verdict_flush(print_finding);
 	verdict_boot(b, &rep);
 	/* What the boots disclose, per input and in all. */
@@ -943,6 +958,8 @@ mail_begin(void *arg, const struct kl_mime_msg *msg)
 	run.stop = STOP_NONE;
 	u->mopen = 1;
 	u->mdead = 0;
+	u->mline = msg->line;
+	u->nmarks = 0;
 	run.tot.inputs++;
 	if (!run.cli->quiet) {
 		run.pr->begin(&u->in);
@@ -1017,6 +1034,55 @@ mail_error(void *arg, const struct kl_error *err)
 	return (run.stop == STOP_ALL);
 }
 
+/*
+ * The stored line of decoded offset off of the message, and (*lline)
+ * of off as the last byte of a line: a newline the reader added to a
+ * part that ended without one is stored nowhere, the byte before it
+ * counts.  From the map, else from the marks kept: 0, or -1 when
+ * neither knows it.
+ */
+static int
+mail_line(const struct unit *u, uint64_t off, uint64_t *line,
+    uint64_t *lline)
+{
+	struct kl_mime_pos	pos, prev;
+	size_t			i;
+
+	if (kl_mime_place(u->mail, off, &pos) == 0) {
+		*line = *lline = pos.line;
+		if (pos.kind == KL_MIME_EXP && off > 0 &&
+		    kl_mime_place(u->mail, off - 1, &prev) == 0)
+			*lline = prev.line;
+		return (0);
+	}
+	for (i = 0; i < u->nmarks; i++)
+		if (u->marks[i].off == off) {
+			*line = u->marks[i].line;
+			*lline = u->marks[i].lline;
+			return (0);
+		}
+	return (-1);
+}
+
+/*
+ * Before the map is trimmed: keep the stored lines of the offsets that
+ * later boot events may name (kl_scan_marks()), a few in all.
+ */
+static void
+mail_marks(struct unit *u)
+{
+	struct mark	keep[KL_SCAN_MARKS];
+	uint64_t	off[KL_SCAN_MARKS];
+	size_t		i, n, k = 0;
+
+	n = kl_scan_marks(run.scan, off);
+	for (i = 0; i < n; i++)
+		if (mail_line(u, off[i], &keep[k].line, &keep[k].lline) == 0)
+			keep[k++].off = off[i];
+	memcpy(u->marks, keep, k * sizeof(*keep));
+	u->nmarks = k;
+}
+
 /* The next stored bytes of a mail container. */
 static int
 mail_data(const struct kl_unit *ku, const uint8_t *p, size_t n)
@@ -1046,8 +1112,10 @@ mail_data(const struct kl_unit *ku, const uint8_t *p, size_t n)
 			rc = rewrite_settle_to(kl_mime_settled(u->mail, dec),
 			    &err);
 		}
-		if (u->mopen)
+		if (u->mopen) {
+			mail_marks(u);
 			kl_mime_trim(u->mail, dec);
+		}
 	}
 	if (rc == -1) {
 		if (run.cli->redact)
@@ -1115,6 +1183,29 @@ mail_place(const struct kl_finding *f, struct kl_finding *g)
 		g->lcol = pos.column + 1;
 	}
 	return (0);
+}
+
+/*
+ * A boot segment of a message, with the lines of the file as stored:
+ * the first segment from the message's first line (its header, or its
+ * mbox "From " line), the others from the line holding the first byte
+ * of their first decoded line; each to the line holding the last byte
+ * of its last decoded line (mail_line()).  A line the map cannot say
+ * stays decoded.
+ */
+static void
+mail_boot(const struct kl_boot *b, struct kl_boot *g)
+{
+	const struct unit	*u = &run.u;
+	uint64_t		 line, lline;
+
+	*g = *b;
+	if (b->boot == 0)
+		g->first_line = u->mline;
+	else if (mail_line(u, b->first_offset, &line, &lline) == 0)
+		g->first_line = line;
+	if (mail_line(u, b->last_offset, &line, &lline) == 0)
+		g->last_line = lline;
 }
 
 /* Is fd a regular file? */

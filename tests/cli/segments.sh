@@ -47,13 +47,14 @@ n=$(wc -l <"$S390" | tr -d ' ')
 scan "$TMP/mixed.eml" "$TMP/mixed"
 is "$STATUS" 1 "mixed: exit status"
 hdr=$((n + 5))
-# Boot events of a message count the lines of its decoded text (the
-# mail's header taken off, format=flowed lines joined), findings the
-# lines of the file as stored: the segments are checked for their
-# order, arches and contiguity; the findings' places below.
-is "$(awk '$1 == "boot" { print $2, $5; if (NR > 1 && $3 != last + 1)
-    print "gap"; last = $4 }' "$TMP/mixed")" "$(printf '0 s390x\n1 x86_64')" \
-    "mixed: two segments, the x86 one from its BUG: header (line $hdr)"
+# Boot events give lines of the file as stored: the first segment from
+# the message's first line (its header).  The s390 mail is
+# format=flowed, so the quoted empty line before the BUG: line ("> ",
+# line hdr-1) is a soft break that the BUG: line continues: the
+# decoded header line, and the x86 segment, start there.
+is "$(grep '^boot' "$TMP/mixed")" "$(printf 'boot 0 1 %d s390x\nboot 1 %d %d x86_64' \
+    $((hdr - 2)) $((hdr - 1)) $((n + 35)))" \
+    "mixed: two segments, the x86 one from its BUG: line (flowed: lines $((hdr - 1))-$hdr)"
 scan "$S390" "$TMP/s390"
 grep -v '^boot' "$TMP/s390" >"$TMP/s390.f"
 is "$(awk -v n=$n '$1 !~ /^boot/ && $1 + 0 <= n' "$TMP/mixed")" \
@@ -94,9 +95,63 @@ is "$(grep -c '^57:12 \|^58:12 \|^64:3 ' "$TMP/a64")" 3 \
 # --- s390x lockdep report: frames and Last Breaking-Event-Address. -------
 f=s390x-linux-s390-5.7-lockdep.eml
 scan "$TESTDATA/$f" "$TMP/s57"
-is "$(awk '$1 == "boot" { print $2, $3, $5 }' "$TMP/s57")" "0 1 s390x" \
-    "$f: s390x"
+is "$(grep '^boot' "$TMP/s57")" "boot 0 1 74 s390x" "$f: s390x, lines 1-74"
 is "$(grep -c '^2[1-9]:6 s390x kernel\|^3[0-3]:6 s390x kernel' "$TMP/s57")" 13 \
     "$f: the 13 Call Trace frames"
+
+# --- Boot lines of a message where decoded and stored lines differ. ------
+# Two boots (a second "Linux version" banner starts one).  Lines are
+# those of the file as stored: a segment ends at the line holding the
+# last byte of its last decoded line, the next starts at the line
+# holding the first byte of its first.
+BANNER='Linux version 5.10.0-8-amd64 (debian-kernel@lists.debian.org) (gcc-10 (Debian 10.2.1-6) 10.2.1 20210110, GNU ld (GNU Binutils for Debian) 2.35.2) #1 SMP Debian 5.10.46-4 (2021-08-03)'
+# msghead HEADER-EXTRA: a message header, then a blank line.
+msghead() {
+	printf 'From: a@example.org\nSubject: boots\nMIME-Version: 1.0\n'
+	printf 'Content-Type: text/plain; charset=us-ascii%s\n\n' "$1"
+}
+# boots FILE: "BOOT FIRST LAST" per boot event of kleakscan --json FILE.
+boots() {
+	"$KLEAKSCAN" --json "$1" >"$TMP/b.json" 2>/dev/null
+	python3 "$KLPY" "$TMP/b.json" | awk '$1 == "boot" { print $2, $3, $4 }'
+}
+# Quoted-printable: soft line breaks (lines 8-9, 10-11, 12-13 decode
+# to one line each).
+{ msghead '
+Content-Transfer-Encoding: quoted-printable'
+  printf '[    0.000000] %s\n' "$BANNER"
+  printf '[    1.000000] a line that is =\nsoft broken\n'
+  printf '[    0.000000] Linux version =\n5.10.0-8-amd64 (debian-kernel@lists.debian.org) #2 SMP\n'
+  printf '[    2.000000] tail=\n end\n'; } >"$TMP/qp.eml"
+is "$(boots "$TMP/qp.eml")" "$(printf '0 1 9\n1 10 13')" \
+    "quoted-printable: boot lines of the stored file (1-9, 10-13)"
+# The same as an mbox of two messages: each from its "From " line.
+{ echo 'From a@example.org Fri Dec  4 00:00:00 2026'; cat "$TMP/qp.eml"; echo
+  echo 'From b@example.org Fri Dec  4 00:00:00 2026'; cat "$TMP/qp.eml"; } \
+    >"$TMP/qp.mbox"
+is "$(boots "$TMP/qp.mbox")" "$(printf '0 1 10\n1 11 15\n0 16 25\n1 26 29')" \
+    "quoted-printable mbox: each message from its From line"
+# format=flowed, quoted: lines ending in a space continue (lines 7-9,
+# 10-11 and 12-13 decode to one line each).
+{ msghead '; format=flowed'
+  printf '> [    0.000000] %s\n' "$BANNER"
+  printf '> [    1.000000] a line \n> that flows \n> on\n'
+  printf '> [    0.000000] Linux version \n> 5.10.0-8-amd64 (debian-kernel@lists.debian.org) #2 SMP\n'
+  printf '> [    2.000000] tail \n> end\n'; } >"$TMP/flowed.eml"
+is "$(boots "$TMP/flowed.eml")" "$(printf '0 1 9\n1 10 13')" \
+    "format=flowed: boot lines of the stored file (1-9, 10-13)"
+# A long second boot: its first line is read long before it ends, when
+# the map of decoded bytes no longer holds it (kl_scan_marks()).
+{ msghead '
+Content-Transfer-Encoding: quoted-printable'
+  printf '[    0.000000] %s\n[    1.000000] a=\n b\n' "$BANNER"
+  printf '[    0.000000] Linux version =\n5.10.0-8-amd64 (debian-kernel@lists.debian.org) #2 SMP\n'
+  awk 'BEGIN { for (i = 0; i < 100000; i++)
+	printf "[    1.000000] filler line %d that is=\n soft broken\n", i }'
+} >"$TMP/long.eml"
+is "$(boots "$TMP/long.eml")" "$(printf '0 1 9\n1 10 200011')" \
+    "quoted-printable, 200,011 lines: the second boot from line 10"
+is "$(boots - <"$TMP/long.eml")" "$(printf '0 1 9\n1 10 200011')" \
+    "the same on standard input"
 
 done_testing

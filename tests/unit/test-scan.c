@@ -2,7 +2,8 @@
  * test-scan.c - the scanning pipeline: any feed size and any window size
  * give the same findings, long lines are scanned in windows with every
  * token found exactly once, line/column/offset bookkeeping is exact,
- * the line sink sees the lines its first-byte set lets through.
+ * the line sink sees the lines its first-byte set lets through, boot
+ * events give the offsets of their segments' first and last bytes.
  */
 #include "config.h"
 
@@ -403,6 +404,89 @@ t_line_first(void **state)
 	assert_string_equal(seen, "LCKC");
 }
 
+/* Boot sink: each segment's lines and offsets, in order. */
+struct boots {
+	struct kl_boot	 b[4];
+	size_t		 n;
+};
+
+/* Sink: record a boot event. */
+static int
+boot_seen(void *arg, const struct kl_boot *b)
+{
+	struct boots *bs = arg;
+
+	assert_true(bs->n < 4);
+	bs->b[bs->n++] = *b;
+	return (0);
+}
+
+/*
+ * kl_boot.first_offset and last_offset: the first byte of a segment's
+ * first line and the last byte of its last (its newline, or the last
+ * byte of an input that ends without one), for any feed size; the open
+ * segment's start is among kl_scan_marks() once it is below settled.
+ */
+static void
+t_boot_offsets(void **state)
+{
+	static const char log[] =
+	    "[    0.000000] Linux version 6.1.0-18-amd64 (gcc) #1 SMP\n"
+	    "[    1.000000] one\n"
+	    "[    0.000000] Linux version 6.1.0-18-amd64 (gcc) #2 SMP\n"
+	    "[    2.000000] two";
+	const size_t len = sizeof(log) - 1;
+	const uint64_t second = (uint64_t)(strstr(log, "[    0.000000] "
+	    "Linux version 6.1.0-18-amd64 (gcc) #2") - log);
+	struct kl_options o;
+	struct kl_error err;
+	struct kl_engine *e;
+	struct kl_scan *sc;
+	struct kl_sink sink;
+	struct boots bs;
+	uint64_t marks[KL_SCAN_MARKS];
+	size_t step, i, k, n, j;
+	int found;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.arch = KL_ARCH_X86_64;
+	e = kl_engine_new(&o, &err);
+	assert_non_null(e);
+	for (step = 1; step <= len; step++) {
+		memset(&bs, 0, sizeof(bs));
+		memset(&sink, 0, sizeof(sink));
+		sink.arg = &bs;
+		sink.boot = boot_seen;
+		sc = kl_scan_new(e, &sink, &err);
+		assert_non_null(sc);
+		for (i = 0; i < len; i += k) {
+			k = len - i < step ? len - i : step;
+			assert_int_equal(kl_scan_feed(sc, log + i, k, &err), 0);
+			if (bs.n == 0 || kl_scan_settled(sc) <= second)
+				continue;
+			n = kl_scan_marks(sc, marks);
+			assert_true(n <= KL_SCAN_MARKS);
+			for (found = 0, j = 0; j < n; j++)
+				found |= marks[j] == second;
+			assert_true(found);
+		}
+		assert_int_equal(kl_scan_end(sc, &err), 0);
+		assert_int_equal(bs.n, 2);
+		assert_int_equal(bs.b[0].first_line, 1);
+		assert_int_equal(bs.b[0].last_line, 2);
+		assert_int_equal(bs.b[0].first_offset, 0);
+		assert_int_equal(bs.b[0].last_offset, second - 1);
+		assert_int_equal(log[bs.b[0].last_offset], '\n');
+		assert_int_equal(bs.b[1].first_line, 3);
+		assert_int_equal(bs.b[1].last_line, 4);
+		assert_int_equal(bs.b[1].first_offset, second);
+		assert_int_equal(bs.b[1].last_offset, len - 1);
+		kl_scan_free(sc);
+	}
+	kl_engine_free(e);
+}
+
 int
 main(void)
 {
@@ -414,6 +498,7 @@ main(void)
 		cmocka_unit_test(t_odd_input),
 		cmocka_unit_test(t_stop),
 		cmocka_unit_test(t_line_first),
+		cmocka_unit_test(t_boot_offsets),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
