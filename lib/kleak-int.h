@@ -123,4 +123,12 @@ int	 kl_leak_match_all(struct kl_leakmatch *, const uint8_t *, size_t,
 /* leaks.c: can a message starting with the byte match entry i? */
 int	 kl_leakdb_first_ok(const struct kl_leakdb *, size_t, uint8_t);
 
+/* symbols.c: the index of the kernel symbol called name. */
+int	 kl_sym_core_find(const struct kl_symtab *, const char *, size_t *);
+
+/* symmap.c: map load errors; the release in a map's file name. */
+void	 kl_sym_seterr(struct kl_error *, enum kl_errcode, int, uint64_t,
+	    const char *, const char *);
+int	 kl_sym_release_of(const char *, char **);
+
 #endif /* KLEAK_INT_H */
