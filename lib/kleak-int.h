@@ -131,4 +131,29 @@ void	 kl_sym_seterr(struct kl_error *, enum kl_errcode, int, uint64_t,
 	    const char *, const char *);
 int	 kl_sym_release_of(const char *, char **);
 
+/* The value of a base64 character, -1 (not one) or -2 ('='). */
+static inline int
+kl_b64_value(uint8_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return (c - 'A');
+	if (c >= 'a' && c <= 'z')
+		return (c - 'a' + 26);
+	if (c >= '0' && c <= '9')
+		return (c - '0' + 52);
+	if (c == '+')
+		return (62);
+	if (c == '/')
+		return (63);
+	if (c == '=')
+		return (-2);
+	return (-1);
+}
+
+/* mimebody.c: a text part's body lines decoded; damage; the begin event. */
+int	 kl_mime_body_line(struct kl_mime *, const uint8_t *, size_t, size_t);
+int	 kl_mime_part_end(struct kl_mime *);
+int	 kl_mime_damage(struct kl_mime *, unsigned, const char *);
+int	 kl_mime_begin_now(struct kl_mime *);
+
 #endif /* KLEAK_INT_H */

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "kleak.h"
+#include "kleak-int.h"
 
 #define MSG_MAX	(256 + 3)	/* RFC 5424 window, after a BOM */
 
@@ -112,23 +113,6 @@ json_ok(const char *out, size_t n)
 	return (1);
 }
 
-/* The value of a base64 letter, or -1. */
-static int
-b64val(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return (c - 'A');
-	if (c >= 'a' && c <= 'z')
-		return (c - 'a' + 26);
-	if (c >= '0' && c <= '9')
-		return (c - '0' + 52);
-	if (c == '+')
-		return (62);
-	if (c == '/')
-		return (63);
-	return (-1);
-}
-
 /* Does the base64 text out[0..n) decode to src[0..len)? */
 static int
 b64_ok(const char *out, size_t n, const uint8_t *src, size_t len)
@@ -146,7 +130,8 @@ b64_ok(const char *out, size_t n, const uint8_t *src, size_t len)
 			if (out[i + j] == '=' && i + 4 == n && j >= 2) {
 				pad++;
 				d = 0;
-			} else if (pad > 0 || (d = b64val(out[i + j])) < 0)
+			} else if (pad > 0 ||
+			    (d = kl_b64_value((uint8_t)out[i + j])) < 0)
 				return (0);
 			v = v << 6 | (uint32_t)d;
 		}

@@ -1,0 +1,176 @@
+/*
+ * test-mimebody.c - decoding the body of a text part (lib/mimebody.c):
+ * format=flowed, charsets and CRLF line ends.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kleak.h"
+
+/* What the callbacks saw. */
+struct got {
+	char		 text[4 * 65536 + 64]; /* decoded text of every message */
+	size_t		 len;
+	int		 begins;
+	int		 ends;
+	char		 ids[8][KL_MIME_ID_MAX + 1];
+	uint64_t	 lines[8];	/* stored line of each message */
+	int		 nerr;
+	char		 err[8][256];
+	uint64_t	 errline[8];
+	size_t		 start[8];	/* text offset where a message began */
+};
+
+/* Callback: a message begins. */
+static int
+cb_begin(void *arg, const struct kl_mime_msg *m)
+{
+	struct got *g = arg;
+
+	if (g->begins < 8) {
+		snprintf(g->ids[g->begins], sizeof(g->ids[0]), "%s",
+		    m->id != NULL ? m->id : "-");
+		g->lines[g->begins] = m->line;
+		g->start[g->begins] = g->len;
+	}
+	g->begins++;
+	return (0);
+}
+
+/* Callback: decoded text. */
+static int
+cb_text(void *arg, const uint8_t *p, size_t n)
+{
+	struct got *g = arg;
+
+	assert_true(g->len + n < sizeof(g->text));
+	memcpy(g->text + g->len, p, n);
+	g->len += n;
+	g->text[g->len] = '\0';
+	return (0);
+}
+
+/* Callback: a message ends. */
+static int
+cb_end(void *arg, const struct kl_mime_msg *m)
+{
+	struct got *g = arg;
+
+	(void)m;
+	g->ends++;
+	return (0);
+}
+
+/* Callback: damage. */
+static int
+cb_error(void *arg, const struct kl_error *e)
+{
+	struct got *g = arg;
+
+	if (g->nerr < 8) {
+		snprintf(g->err[g->nerr], sizeof(g->err[0]), "%s", e->msg);
+		g->errline[g->nerr] = e->line;
+	}
+	g->nerr++;
+	return (0);
+}
+
+/* Read s with a reader, step bytes at a time (0: at once); keep it. */
+static struct kl_mime *
+readm(const char *s, size_t step, struct got *g)
+{
+	struct kl_mime_ops ops;
+	struct kl_mime *m;
+	struct kl_error err;
+	size_t n = strlen(s), i, k;
+	enum kl_mime_box box;
+
+	memset(g, 0, sizeof(*g));
+	memset(&ops, 0, sizeof(ops));
+	ops.arg = g;
+	ops.begin = cb_begin;
+	ops.text = cb_text;
+	ops.end = cb_end;
+	ops.error = cb_error;
+	box = kl_mime_sniff((const uint8_t *)s, n);
+	assert_int_not_equal(box, KL_MIME_NONE);
+	memset(&err, 0, sizeof(err));
+	m = kl_mime_new(box, &ops, &err);
+	assert_non_null(m);
+	if (step == 0)
+		step = n > 0 ? n : 1;
+	for (i = 0; i < n; i += k) {
+		k = n - i < step ? n - i : step;
+		assert_int_equal(kl_mime_feed(m, s + i, k, &err), 0);
+	}
+	/* The map of the last message is kept until the next begins. */
+	return (m);
+}
+
+/* Read s and end the reader; the map of the last message is kept. */
+static struct kl_mime *
+readall(const char *s, size_t step, struct got *g)
+{
+	struct kl_mime *m = readm(s, step, g);
+	struct kl_error err;
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(kl_mime_end(m, &err), 0);
+	return (m);
+}
+
+/* format=flowed: soft lines join, quote marks of the next line go. */
+static void
+t_flowed(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+
+	(void)state;
+	m = readall("Subject: f\nMessage-ID: <f@x>\n"
+	    "Content-Type: text/plain; charset=utf-8; format=flowed\n\n"
+	    "> GPR00: c000000000123456 \n> c000000000abcdef\n"
+	    "-- \nsig\n", 0, &g);
+	assert_string_equal(g.text, "> GPR00: c000000000123456 "
+	    "c000000000abcdef\n-- \nsig\n");
+	kl_mime_free(m);
+	m = readall("Subject: f\nMessage-ID: <f@x>\n"
+	    "Content-Type: text/plain; format=flowed; delsp=yes\n\n"
+	    "ab \ncd\n", 0, &g);
+	assert_string_equal(g.text, "abcd\n");
+	kl_mime_free(m);
+}
+
+/* Windows-1252 and CRLF line ends. */
+static void
+t_charset(void **state)
+{
+	struct got g;
+	struct kl_mime *m;
+
+	(void)state;
+	m = readall("Subject: c\r\nMessage-ID: <c@x>\r\n"
+	    "Content-Type: text/plain; charset=windows-1252\r\n\r\n"
+	    "\x80 \xa0x\r\n", 0, &g);
+	assert_string_equal(g.text, "\xe2\x82\xac  x\n");
+	kl_mime_free(m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_flowed),
+		cmocka_unit_test(t_charset),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
