@@ -117,8 +117,8 @@ kl_symdir_open(const char *dir, struct kl_error *err)
 				free(path);
 				closedir(dp);
 				kl_symdir_free(d);
-				kl_sym_seterr(err, KL_ELIMIT, 0, 0, "too many maps",
-				    dir);
+				kl_sym_seterr(err, KL_ELIMIT, 0, 0,
+				    "too many maps", dir);
 				return (NULL);
 			}
 			if (d->n == cap) {
@@ -174,8 +174,8 @@ kl_symdir_get(struct kl_symdir *d, const char *release, struct kl_error *err)
 	e = d->n > 0 ? bsearch(&key, d->e, d->n, sizeof(*d->e), dent_cmp) :
 	    NULL;
 	if (e == NULL) {
-		kl_sym_seterr(err, KL_EIO, ENOENT, 0, "no symbol map for this release",
-		    release);
+		kl_sym_seterr(err, KL_EIO, ENOENT, 0,
+		    "no symbol map for this release", release);
 		return (NULL);
 	}
 	if (!e->tried) {

@@ -490,8 +490,8 @@ finish(struct parse *p)
 	int haslo = 0;
 
 	if (p->good > 0 && p->nonzero == 0) {
-		kl_sym_seterr(p->err, KL_EFORMAT, 0, 0, "every address is zero: "
-		    "kallsyms read without privilege (kptr_restrict); "
+		kl_sym_seterr(p->err, KL_EFORMAT, 0, 0, "every address is "
+		    "zero: kallsyms read without privilege (kptr_restrict); "
 		    "read /proc/kallsyms as root", p->name);
 		return (-1);
 	}
@@ -647,7 +647,8 @@ read_filtered(struct parse *p, struct src *s, int code, const char *what)
 
 	if ((out = malloc(CHUNK)) == NULL || (a = archive_read_new()) == NULL) {
 		free(out);
-		kl_sym_seterr(p->err, KL_ENOMEM, ENOMEM, 0, "out of memory", p->name);
+		kl_sym_seterr(p->err, KL_ENOMEM, ENOMEM, 0, "out of memory",
+		    p->name);
 		return (-1);
 	}
 	if (code == ARCHIVE_FILTER_COMPRESS)
@@ -706,7 +707,8 @@ read_all(struct parse *p, struct src *s)
 		if (r == -1 && errno == EINTR)
 			continue;
 		if (r == -1) {
-			kl_sym_seterr(p->err, KL_EIO, errno, 0, "read error", p->name);
+			kl_sym_seterr(p->err, KL_EIO, errno, 0, "read error",
+			    p->name);
 			return (-1);
 		}
 		if (r == 0)
@@ -724,7 +726,8 @@ read_all(struct parse *p, struct src *s)
 			r = read(s->fd, s->buf, CHUNK);
 		while (r == -1 && errno == EINTR);
 		if (r == -1) {
-			kl_sym_seterr(p->err, KL_EIO, errno, 0, "read error", p->name);
+			kl_sym_seterr(p->err, KL_EIO, errno, 0, "read error",
+			    p->name);
 			return (-1);
 		}
 		if (r == 0)
