@@ -64,18 +64,6 @@
 #define VOTES_39 4 /* ... a 39-bit one (could be a 48-bit top) */
 #define VOTES_42 8 /* ... a 42-bit one (could be 48-bit vmemmap) */
 
-/* The value of a hex digit, -1 if c is none. */
-static inline int
-hexdig(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /* Count the hex digits at p (at most 17) and return the first 16's value. */
 static inline size_t
 hexrun(const uint8_t *p, const uint8_t *e, uint64_t *v)
@@ -85,7 +73,7 @@ hexrun(const uint8_t *p, const uint8_t *e, uint64_t *v)
 	int d;
 
 	x = 0;
-	for (n = 0; p + n < e && n < 17 && (d = hexdig(p[n])) >= 0; n++)
+	for (n = 0; p + n < e && n < 17 && (d = kl_hex_value(p[n])) >= 0; n++)
 		if (n < 16)
 			x = x << 4 | (uint64_t)d;
 	*v = x;
