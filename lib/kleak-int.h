@@ -124,6 +124,25 @@ int	 kl_leak_match_all(struct kl_leakmatch *, const uint8_t *, size_t,
 int	 kl_leakdb_first_ok(const struct kl_leakdb *, size_t, uint8_t);
 
 
+/* detect.c: the evidence of --arch auto, recorded by detect-line.c. */
+/* struct kl_detect.flags: facts that are final, and pending work. */
+#define KL_DF_BITS	0x01	/* bits from a register width or banner */
+#define KL_DF_VA	0x02	/* va_bits decided */
+#define KL_DF_BOOK3E	0x04	/* ppc64 book3e */
+#define KL_DF_PPC_E	0x08	/* book3e hint: die line without MMU=, e5500 */
+#define KL_DF_DIRTY	0x10	/* evidence changed since the last resolve */
+#define KL_DF_FR_LOONG	0x20	/* a symbolised frame at 0x9000000000000000+ */
+void	 kl_detect_score(struct kl_detect *, enum kl_arch_id, unsigned);
+void	 kl_detect_weak(struct kl_detect *, enum kl_arch_id, unsigned);
+void	 kl_detect_family(struct kl_detect *, int);
+void	 kl_detect_bits(struct kl_detect *, int, int);
+void	 kl_detect_va(struct kl_detect *, int, int);
+int	 kl_detect_va_of(enum kl_arch_id);
+void	 kl_detect_resolve(struct kl_detect *);
+enum kl_arch_id kl_detect_arm64_va(uint64_t);
+enum kl_arch_id kl_detect_riscv_va(uint64_t);
+enum kl_arch_id kl_detect_x86_va(uint64_t);
+
 /* label.c: what the bytes around a token say it is. */
 enum kl_ck {
 	KL_CK_NONE = 0,
