@@ -143,6 +143,13 @@ enum kl_arch_id kl_detect_arm64_va(uint64_t);
 enum kl_arch_id kl_detect_riscv_va(uint64_t);
 enum kl_arch_id kl_detect_x86_va(uint64_t);
 
+/* kaslr.c: the evidence and votes, recorded by kaslr-line.c. */
+void	 kl_kaslr_keep(struct kl_kaslr *, uint64_t, enum kl_evidence_kind,
+	    enum kl_region, uint64_t);
+int	 kl_kaslr_vote_as(struct kl_kaslr *, uint64_t, int);
+int	 kl_kaslr_vote(struct kl_kaslr *, uint64_t);
+int	 kl_kaslr_arm64(enum kl_arch_id);
+
 /* label.c: what the bytes around a token say it is. */
 enum kl_ck {
 	KL_CK_NONE = 0,

@@ -250,7 +250,8 @@ compile(struct kl_leakdb *db, struct lentry *le, const char *name,
 	    &erroff, NULL);
 	if (le->re == NULL) {
 		pcre2_get_error_message(rc, msg, sizeof(msg));
-		kl_leaks_seterr(err, name, pline, "pattern of '%s': %s at offset %zu",
+		kl_leaks_seterr(err, name, pline,
+		    "pattern of '%s': %s at offset %zu",
 		    le->pub.id, (char *)msg, (size_t)erroff);
 		return (-1);
 	}
@@ -259,7 +260,8 @@ compile(struct kl_leakdb *db, struct lentry *le, const char *name,
 	(void)pcre2_pattern_info(le->re, PCRE2_INFO_NAMETABLE, &tab);
 	(void)pcre2_pattern_info(le->re, PCRE2_INFO_CAPTURECOUNT, &cap);
 	if (count > KL_LEAK_VALUES_MAX) {
-		kl_leaks_seterr(err, name, pline, "pattern of '%s': more than %d "
+		kl_leaks_seterr(err, name, pline,
+		    "pattern of '%s': more than %d "
 		    "named groups", le->pub.id, KL_LEAK_VALUES_MAX);
 		return (-1);
 	}
@@ -306,7 +308,8 @@ check_value(struct stanza *st, int k, struct lentry *le, const char *name,
 			    (v[i] >= '0' && v[i] <= '9') || v[i] == '-'))
 				break;
 		if (v[i] != '\0' || i == 0 || i > 64) {
-			kl_leaks_seterr(err, name, st->vline[k], "bad id '%s'", v);
+			kl_leaks_seterr(err, name, st->vline[k], "bad id '%s'",
+			    v);
 			return (-1);
 		}
 		le->pub.id = v;
@@ -315,7 +318,8 @@ check_value(struct stanza *st, int k, struct lentry *le, const char *name,
 		if (parse_set(v, famname, sizeof(famname) / sizeof(famname[0]),
 		    (1u << (sizeof(famname) / sizeof(famname[0]))) - 1,
 		    &set, &bad, &badlen) == -1 || set == 0) {
-			kl_leaks_seterr(err, name, st->vline[k], "unknown arch '%.*s'",
+			kl_leaks_seterr(err, name, st->vline[k],
+			    "unknown arch '%.*s'",
 			    (int)badlen, bad == NULL ? "" : bad);
 			return (-1);
 		}
@@ -340,7 +344,8 @@ check_value(struct stanza *st, int k, struct lentry *le, const char *name,
 		else if (strcmp(v, "layout") == 0)
 			le->pub.class = KL_LCLASS_LAYOUT;
 		else {
-			kl_leaks_seterr(err, name, st->vline[k], "unknown class '%s'",
+			kl_leaks_seterr(err, name, st->vline[k],
+			    "unknown class '%s'",
 			    v);
 			return (-1);
 		}
@@ -388,7 +393,8 @@ stanza_end(struct kl_leakdb *db, struct stanza *st, const char *name,
 	}
 	for (k = 0; k < K_COUNT; k++)
 		if (st->val[k] == NULL) {
-			kl_leaks_seterr(err, name, st->line, "entry '%s' has no '%s'",
+			kl_leaks_seterr(err, name, st->line,
+			    "entry '%s' has no '%s'",
 			    st->val[K_ID], keyname[k]);
 			return (-1);
 		}
@@ -451,7 +457,8 @@ parse_line(struct stanza *st, const uint8_t *b, size_t n, uint64_t line,
 	if (blank(b[0])) {
 		/* a continuation of the value above */
 		if (st->last < 0) {
-			kl_leaks_seterr(err, name, line, "continuation line without "
+			kl_leaks_seterr(err, name, line,
+			    "continuation line without "
 			    "a key above");
 			return (-1);
 		}
@@ -482,7 +489,8 @@ parse_line(struct stanza *st, const uint8_t *b, size_t n, uint64_t line,
 		return (-1);
 	}
 	if (st->val[k] != NULL) {
-		kl_leaks_seterr(err, name, line, "duplicate key '%s' (line %llu)",
+		kl_leaks_seterr(err, name, line,
+		    "duplicate key '%s' (line %llu)",
 		    keyname[k], (unsigned long long)st->vline[k]);
 		return (-1);
 	}
@@ -500,7 +508,8 @@ parse_line(struct stanza *st, const uint8_t *b, size_t n, uint64_t line,
 		n -= 2;
 	}
 	if (n == 0) {
-		kl_leaks_seterr(err, name, line, "empty value of '%s'", keyname[k]);
+		kl_leaks_seterr(err, name, line, "empty value of '%s'",
+		    keyname[k]);
 		return (-1);
 	}
 	if ((st->val[k] = dupb(b, n)) == NULL) {
@@ -536,7 +545,8 @@ kl_leaks_parse(struct kl_leakdb *db, const uint8_t *buf, size_t len,
 		if (n > 0 && b[n - 1] == '\r')
 			n--;
 		if (n > KL_LEAKDB_LINE_MAX) {
-			kl_leaks_seterr(err, name, line, "line longer than %d bytes",
+			kl_leaks_seterr(err, name, line,
+			    "line longer than %d bytes",
 			    KL_LEAKDB_LINE_MAX);
 			rc = -1;
 		} else if (memchr(b, '\0', n) != NULL) {

@@ -344,7 +344,8 @@ kl_leakdb_load_mem(const void *buf, size_t len, const char *name,
 	if (name == NULL)
 		name = "leak-sources";
 	if (len > LEAKDB_FILE_MAX) {
-		kl_leaks_seterr(err, name, 0, "larger than %u bytes", LEAKDB_FILE_MAX);
+		kl_leaks_seterr(err, name, 0, "larger than %u bytes",
+		    LEAKDB_FILE_MAX);
 		return (NULL);
 	}
 	if ((db = calloc(1, sizeof(*db))) == NULL ||
