@@ -1,13 +1,9 @@
 /*
- * detect.c - --arch auto: recognise the architecture from the log itself.
- *
- * kl_detect_line() sees the message span of every line until the guess is
- * certain.  It must cost next to nothing on the lines that say nothing,
- * which is almost all of them: it skips leftover prefixes (mail quoting,
- * a timestamp, a caller id), switches on the first byte and compares a few
- * literals at the message start.  Only lines that already matched a
- * literal get a mid-line search (banner words, the oops header's kernel
- * version, "(ARMv", "MMU=", " sp : ").  No allocation, no regex.
+ * detect.c - --arch auto: turn the evidence of a log into a guess of its
+ * architecture profile.  detect-line.c reads the lines and records what
+ * they say here (kl_detect_family(), kl_detect_bits(), kl_detect_va(),
+ * kl_detect_weak() ...); candidate values vote through kl_detect_value();
+ * kl_detect_resolve() turns the evidence into st->arch and st->certain.
  *
  * Evidence is strong or weak:
  * - strong: a register dump line of one architecture (x86 "RIP:", arm64
@@ -51,207 +47,69 @@
 
 #define U64(x) UINT64_C(x)
 
-/* struct kl_detect.flags: facts that are final, and pending work. */
-#define DF_BITS 0x01 /* bits from a register width or banner */
-#define DF_VA 0x02 /* va_bits decided */
-#define DF_BOOK3E 0x04 /* ppc64 book3e */
-#define DF_PPC_E 0x08 /* book3e hint: die line without MMU=, e5500 */
-#define DF_DIRTY 0x10 /* evidence changed since the last resolve() */
-#define DF_FR_LOONG 0x20 /* a symbolised frame at 0x9000000000000000+ */
-
 #define SCORE_MAX (1u << 20)
 #define VOTES 2 /* values that decide a VA size */
 #define VOTES_39 4 /* ... a 39-bit one (could be a 48-bit top) */
 #define VOTES_42 8 /* ... a 42-bit one (could be 48-bit vmemmap) */
 
-/* The value of a hex digit, -1 if c is none. */
-static inline int
-hexdig(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
-/* Count the hex digits at p (at most 17) and return the first 16's value. */
-static inline size_t
-hexrun(const uint8_t *p, const uint8_t *e, uint64_t *v)
-{
-	uint64_t x;
-	size_t n;
-	int d;
-
-	x = 0;
-	for (n = 0; p + n < e && n < 17 && (d = hexdig(p[n])) >= 0; n++)
-		if (n < 16)
-			x = x << 4 | (uint64_t)d;
-	*v = x;
-	return (n);
-}
-
-/* Skip spaces and tabs. */
-static inline const uint8_t *
-skip_sp(const uint8_t *p, const uint8_t *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t'))
-		p++;
-	return (p);
-}
-
-/* Does [p, e) start with the literal? */
-#define SW(p, e, lit) kl_startswith((p), (size_t)((e) - (p)), KL_LIT(lit))
-
-/* Find the literal n in [h, e); NULL if absent. */
-static const uint8_t *
-find(const uint8_t *h, const uint8_t *e, const char *n, size_t nl)
-{
-	const uint8_t *p, *last;
-
-	if (h >= e || (size_t)(e - h) < nl)
-		return (NULL);
-	last = e - nl + 1; /* one past the last start */
-	while (h < last &&
-	    (p = memchr(h, (unsigned char)n[0], (size_t)(last - h))) != NULL) {
-		if (memcmp(p, n, nl) == 0)
-			return (p);
-		h = p + 1;
-	}
-	return (NULL);
-}
-#define FIND(h, e, lit) find((h), (e), KL_LIT(lit))
-
-/*
- * Skip what is left of a prefix before the message: mail quoting ("> "),
- * a raw <N> level, a z/VM console "00: " before a timestamp, a
- * [ 12.345678] timestamp and a [  T123] caller id.  A bracket holding hex
- * letters (a ppc stack frame) is message.
- */
-static const uint8_t *
-skip_prefix(const uint8_t *p, const uint8_t *e)
-{
-	const uint8_t *q;
-	int i, mark;
-
-	for (i = 0; i < 4; i++) {
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '>'))
-			p++;
-		if (p == e)
-			break;
-		q = p + 1;
-		if (*p == '<') {
-			while (q < e && q - p < 5 && *q >= '0' && *q <= '9')
-				q++;
-			if (q == p + 1 || q == e || *q != '>')
-				break;
-		} else if (e - p > 4 && *p >= '0' && *p <= '9' && p[1] >= '0' &&
-		    p[1] <= '9' && p[2] == ':' && p[3] == ' ' && p[4] == '[') {
-			q = p + 3; /* "NN: " of a z/VM console */
-		} else if (*p == 'k' && e - p > 8 &&
-		    memcmp(p, "kernel: ", 8) == 0) {
-			q = p + 7; /* a syslog tag left by quoting */
-		} else if (*p == '[') {
-			mark = 0;
-			for (; q < e && q - p < 24; q++) {
-				if (*q == '.' || *q == 'T' || *q == 'C')
-					mark = 1;
-				else if (*q != ' ' && (*q < '0' || *q > '9'))
-					break;
-			}
-			if (!mark || q == e || *q != ']')
-				break;
-		} else
-			break;
-		p = q + 1;
-	}
-	return (p);
-}
-
-/* Parse "X.Y[.Z]" into X * 65536 + Y * 256 + Z; 0 if not a version. */
-static int
-parse_version(const uint8_t *p, const uint8_t *e)
-{
-	int part[3], i, n;
-
-	for (i = 0; i < 3; i++) {
-		part[i] = 0;
-		for (n = 0; p < e && *p >= '0' && *p <= '9' && n < 4; n++)
-			part[i] = part[i] * 10 + (*p++ - '0');
-		if (n == 0) {
-			if (i < 2)
-				return (0);
-			break;
-		}
-		if (i == 2 || p == e || *p != '.')
-			break;
-		p++;
-	}
-	if (i < 1 || part[0] < 2 || part[0] > 99 || part[1] > 255)
-		return (0);
-	if (i < 2)
-		part[2] = 0;
-	return (part[0] << 16 | part[1] << 8 | (part[2] > 255 ? 255 : part[2]));
-}
 
 /* Add to a score, saturating. */
-static void
-score_add(struct kl_detect *st, enum kl_arch_id id, unsigned n)
+void
+kl_detect_score(struct kl_detect *st, enum kl_arch_id id, unsigned n)
 {
-	st->flags |= DF_DIRTY;
+	st->flags |= KL_DF_DIRTY;
 	st->score[id] =
 	    st->score[id] + n > SCORE_MAX ? SCORE_MAX : st->score[id] + n;
 }
 
 /* Weak family evidence: counts only while no family is known. */
-static void
-weak(struct kl_detect *st, enum kl_arch_id id, unsigned n)
+void
+kl_detect_weak(struct kl_detect *st, enum kl_arch_id id, unsigned n)
 {
 	if (st->family == KL_FAM_NONE)
-		score_add(st, id, n);
+		kl_detect_score(st, id, n);
 }
 
 /* Record a strong family; the first one wins. */
-static void
-set_family(struct kl_detect *st, int fam)
+void
+kl_detect_family(struct kl_detect *st, int fam)
 {
 	if (st->family == fam || st->family != KL_FAM_NONE)
 		return;
 	st->family = fam;
 	st->va_bits = 0;
-	st->flags &= ~(unsigned)DF_VA;
-	st->flags |= DF_DIRTY;
+	st->flags &= ~(unsigned)KL_DF_VA;
+	st->flags |= KL_DF_DIRTY;
 	memset(st->score, 0, sizeof(st->score));
 }
 
 /* Record the word size; strong evidence is final, weak fills a gap. */
-static void
-set_bits(struct kl_detect *st, int bits, int strong)
+void
+kl_detect_bits(struct kl_detect *st, int bits, int strong)
 {
-	if (st->flags & DF_BITS)
+	if (st->flags & KL_DF_BITS)
 		return;
 	if (!strong && st->bits != 0)
 		return;
 	st->bits = bits;
-	st->flags |= DF_DIRTY;
+	st->flags |= KL_DF_DIRTY;
 	if (strong)
-		st->flags |= DF_BITS;
+		st->flags |= KL_DF_BITS;
 }
 
 /* Record the VA size; force replaces one from a weaker source. */
-static void
-set_va(struct kl_detect *st, int va, int force)
+void
+kl_detect_va(struct kl_detect *st, int va, int force)
 {
-	if ((st->flags & DF_VA) && !force)
+	if ((st->flags & KL_DF_VA) && !force)
 		return;
 	st->va_bits = va;
-	st->flags |= DF_VA | DF_DIRTY;
+	st->flags |= KL_DF_VA | KL_DF_DIRTY;
 }
 
 /* The VA size of a profile (for the votes in score[]). */
-static int
-va_of(enum kl_arch_id id)
+int
+kl_detect_va_of(enum kl_arch_id id)
 {
 	switch (id) {
 	case KL_ARCH_ARM64_39:
@@ -312,18 +170,18 @@ arm64_guess(struct kl_detect *st)
 	    KL_ARCH_ARM64_39, KL_ARCH_ARM64_42};
 	const unsigned *s = st->score;
 
-	if (st->flags & DF_VA)
+	if (st->flags & KL_DF_VA)
 		return (arm64_of(st->va_bits));
 	if (s[KL_ARCH_ARM64_52] >= VOTES)
-		set_va(st, 52, 0);
+		kl_detect_va(st, 52, 0);
 	else if (s[KL_ARCH_ARM64] >= VOTES)
-		set_va(st, 48, 0);
+		kl_detect_va(st, 48, 0);
 	else if (s[KL_ARCH_ARM64_42] >= VOTES_42 && s[KL_ARCH_ARM64] == 0 &&
 	    s[KL_ARCH_ARM64_52] == 0)
-		set_va(st, 42, 0);
+		kl_detect_va(st, 42, 0);
 	else if (s[KL_ARCH_ARM64_39] >= VOTES_39 && s[KL_ARCH_ARM64_42] == 0 &&
 	    s[KL_ARCH_ARM64] == 0 && s[KL_ARCH_ARM64_52] == 0)
-		set_va(st, 39, 0);
+		kl_detect_va(st, 39, 0);
 	else
 		return (most_votes(st, c, sizeof(c) / sizeof(c[0])));
 	return (arm64_of(st->va_bits));
@@ -337,15 +195,15 @@ riscv_guess(struct kl_detect *st)
 	    KL_ARCH_RISCV64, KL_ARCH_RISCV64_SV48, KL_ARCH_RISCV64_SV57};
 	const unsigned *s = st->score;
 
-	if (!(st->flags & DF_VA)) {
+	if (!(st->flags & KL_DF_VA)) {
 		if (s[KL_ARCH_RISCV64_SV57] >= VOTES)
-			set_va(st, 57, 0);
+			kl_detect_va(st, 57, 0);
 		else if (s[KL_ARCH_RISCV64_SV48] >= VOTES)
-			set_va(st, 48, 0);
+			kl_detect_va(st, 48, 0);
 		else if (s[KL_ARCH_RISCV64] >= VOTES_39 &&
 		    s[KL_ARCH_RISCV64_SV48] == 0 &&
 		    s[KL_ARCH_RISCV64_SV57] == 0)
-			set_va(st, 39, 0);
+			kl_detect_va(st, 39, 0);
 		else
 			return (most_votes(st, c, sizeof(c) / sizeof(c[0])));
 	}
@@ -362,11 +220,11 @@ x86_64_guess(struct kl_detect *st)
 {
 	static const enum kl_arch_id c[] = {KL_ARCH_X86_64, KL_ARCH_X86_64_L5};
 
-	if (!(st->flags & DF_VA)) {
+	if (!(st->flags & KL_DF_VA)) {
 		if (st->score[KL_ARCH_X86_64_L5] >= VOTES)
-			set_va(st, 57, 0);
+			kl_detect_va(st, 57, 0);
 		else if (st->score[KL_ARCH_X86_64] >= VOTES)
-			set_va(st, 48, 0);
+			kl_detect_va(st, 48, 0);
 		else
 			return (most_votes(st, c, sizeof(c) / sizeof(c[0])));
 	}
@@ -391,15 +249,15 @@ weak_guess(const struct kl_detect *st)
 }
 
 /* Turn the evidence so far into st->arch and st->certain. */
-static void
-resolve(struct kl_detect *st)
+void
+kl_detect_resolve(struct kl_detect *st)
 {
 	enum kl_arch_id a;
 	int bits_ok, certain;
 
 	a = KL_ARCH_AUTO;
 	certain = 0;
-	bits_ok = (st->flags & DF_BITS) != 0;
+	bits_ok = (st->flags & KL_DF_BITS) != 0;
 	switch (st->family) {
 	case KL_FAM_NONE:
 		a = weak_guess(st);
@@ -416,7 +274,7 @@ resolve(struct kl_detect *st)
 			break;
 		}
 		a = x86_64_guess(st);
-		certain = st->bits == 64 && bits_ok && (st->flags & DF_VA);
+		certain = st->bits == 64 && bits_ok && (st->flags & KL_DF_VA);
 		break;
 	case KL_FAM_ARM64:
 		if (st->kver != 0 && st->kver < 0x050400) {
@@ -426,7 +284,7 @@ resolve(struct kl_detect *st)
 			break;
 		}
 		a = arm64_guess(st);
-		certain = st->kver != 0 && (st->flags & DF_VA);
+		certain = st->kver != 0 && (st->flags & KL_DF_VA);
 		break;
 	case KL_FAM_ARM:
 		a = KL_ARCH_ARM;
@@ -438,7 +296,7 @@ resolve(struct kl_detect *st)
 			certain = bits_ok;
 			break;
 		}
-		a = (st->flags & DF_BOOK3E) ? KL_ARCH_PPC64_BOOK3E
+		a = (st->flags & KL_DF_BOOK3E) ? KL_ARCH_PPC64_BOOK3E
 					    : KL_ARCH_PPC64;
 		certain = st->bits == 64 && bits_ok;
 		break;
@@ -455,7 +313,7 @@ resolve(struct kl_detect *st)
 			break;
 		}
 		a = riscv_guess(st);
-		certain = (st->flags & DF_VA) != 0;
+		certain = (st->flags & KL_DF_VA) != 0;
 		break;
 	case KL_FAM_MIPS:
 		if (st->bits == 32) {
@@ -481,7 +339,7 @@ resolve(struct kl_detect *st)
 	}
 	st->arch = a;
 	st->certain = certain ? 1 : 0;
-	st->flags &= ~(unsigned)DF_DIRTY;
+	st->flags &= ~(unsigned)KL_DF_DIRTY;
 }
 
 /* Start a detection state. */
@@ -504,8 +362,8 @@ lead_ones(uint64_t v)
 }
 
 /* The arm64 profile whose VA size a kernel value implies; AUTO if none. */
-static enum kl_arch_id
-arm64_class(uint64_t v)
+enum kl_arch_id
+kl_detect_arm64_va(uint64_t v)
 {
 	unsigned vb;
 
@@ -523,8 +381,8 @@ arm64_class(uint64_t v)
 }
 
 /* The riscv64 profile whose VA size a kernel value implies. */
-static enum kl_arch_id
-riscv_class(uint64_t v)
+enum kl_arch_id
+kl_detect_riscv_va(uint64_t v)
 {
 	unsigned l;
 
@@ -540,852 +398,14 @@ riscv_class(uint64_t v)
 }
 
 /* The x86_64 profile a direct-map/vmalloc/vmemmap value implies. */
-static enum kl_arch_id
-x86_class(uint64_t v)
+enum kl_arch_id
+kl_detect_x86_va(uint64_t v)
 {
 	if (v >= U64(0xffff880000000000) && v < U64(0xfffffc0000000000))
 		return (KL_ARCH_X86_64);
 	if (v >= U64(0xff10000000000000) && v < U64(0xffdf000000000000))
 		return (KL_ARCH_X86_64_L5);
 	return (KL_ARCH_AUTO);
-}
-
-/* A stack pointer value settles the VA size of the family seen. */
-static void
-stack_value(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	enum kl_arch_id id;
-	uint64_t v;
-
-	if (hexrun(p, e, &v) != 16)
-		return;
-	switch (st->family) {
-	case KL_FAM_ARM64:
-		id = arm64_class(v);
-		break;
-	case KL_FAM_RISCV:
-		id = riscv_class(v);
-		break;
-	case KL_FAM_X86:
-		id = x86_class(v);
-		break;
-	default:
-		return;
-	}
-	if (id != KL_ARCH_AUTO)
-		set_va(st, va_of(id), 0);
-}
-
-/* Width of a register value at p (after spaces): 32, 64 or 0. */
-static int
-reg_width(const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	size_t n;
-
-	n = hexrun(skip_sp(p, e), e, &v);
-	if (n == 16)
-		return (64);
-	if (n == 8)
-		return (32);
-	return (0);
-}
-
-/* A family seen with the width of the register value at p. */
-static void
-family_width(struct kl_detect *st, int fam, const uint8_t *p, const uint8_t *e)
-{
-	int w;
-
-	set_family(st, fam);
-	if (st->family == fam && (w = reg_width(p, e)) != 0)
-		set_bits(st, w, 1);
-}
-
-/* clang-format off */
-/* Words of the banner naming an architecture, most specific first. */
-static const struct banner_word {
-	const char	*w;
-	size_t		 n;
-	int		 fam;
-	int		 bits;
-} banner_words[] = {
-#define BW(s, f, b)	{ s, sizeof(s) - 1, f, b }
-	BW("aarch64", KL_FAM_ARM64, 64),
-	BW("arm64", KL_FAM_ARM64, 64),
-	BW("x86_64", KL_FAM_X86, 64),
-	BW("x86-64", KL_FAM_X86, 64),
-	BW("amd64", KL_FAM_X86, 64),
-	BW("i686", KL_FAM_X86, 32),
-	BW("i586", KL_FAM_X86, 32),
-	BW("i486", KL_FAM_X86, 32),
-	BW("i386", KL_FAM_X86, 32),
-	BW("-686", KL_FAM_X86, 32),
-	BW("riscv64", KL_FAM_RISCV, 64),
-	BW("riscv32", KL_FAM_RISCV, 32),
-	BW("powerpc64", KL_FAM_PPC, 64),
-	BW("ppc64", KL_FAM_PPC, 64),
-	BW("powerpc", KL_FAM_PPC, 0),
-	BW("mips64", KL_FAM_MIPS, 64),
-	BW("octeon", KL_FAM_MIPS, 64),
-	BW("loongson-3", KL_FAM_MIPS, 64),
-	BW("mipsel", KL_FAM_MIPS, 0),
-	BW("mips-", KL_FAM_MIPS, 0),
-	BW("loongarch64", KL_FAM_LOONGARCH, 64),
-	BW("loong64", KL_FAM_LOONGARCH, 64),
-	BW("s390", KL_FAM_S390, 64),
-	BW("sparc64", KL_FAM_SPARC, 64),
-	BW("armv7", KL_FAM_ARM, 32),
-	BW("armv6", KL_FAM_ARM, 32),
-	BW("armv5", KL_FAM_ARM, 32),
-	BW("armhf", KL_FAM_ARM, 32),
-	BW("armel", KL_FAM_ARM, 32),
-	BW("armmp", KL_FAM_ARM, 32),
-	BW("arm-", KL_FAM_ARM, 32),
-#undef BW
-};
-/* clang-format on */
-#define NWORDS (sizeof(banner_words) / sizeof(banner_words[0]))
-
-/* The default profile of a family, for weak scores. */
-static enum kl_arch_id
-family_default(int fam)
-{
-	static const enum kl_arch_id d[] = {
-	    KL_ARCH_AUTO,
-	    KL_ARCH_X86_64,
-	    KL_ARCH_ARM64,
-	    KL_ARCH_ARM,
-	    KL_ARCH_PPC64,
-	    KL_ARCH_RISCV64,
-	    KL_ARCH_MIPS64,
-	    KL_ARCH_LOONGARCH64,
-	    KL_ARCH_S390X,
-	    KL_ARCH_SPARC64,
-	};
-
-	if (fam < 0 || (size_t)fam >= sizeof(d) / sizeof(d[0]))
-		return (KL_ARCH_AUTO);
-	return (d[fam]);
-}
-
-/* The first banner word found in [p, e), NULL if none. */
-static const struct banner_word *
-banner_word(const uint8_t *p, const uint8_t *e)
-{
-	size_t i;
-
-	for (i = 0; i < NWORDS; i++)
-		if (find(p, e, banner_words[i].w, banner_words[i].n) != NULL)
-			return (&banner_words[i]);
-	return (NULL);
-}
-
-/*
- * "Linux version 5.10.110+ (user@host) (aarch64-linux-gnu-gcc ...) #1 ...":
- * the kernel version, then an arch word in the compiler part or in the
- * release string (strong); one in user@host is only a weak hint, since
- * hosts cross-compile.
- */
-static void
-banner(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	const struct banner_word *w;
-	const uint8_t *rel, *rele, *host, *hoste;
-	int v;
-
-	rel = p + sizeof("Linux version ") - 1;
-	if ((rele = memchr(rel, ' ', (size_t)(e - rel))) == NULL)
-		rele = e;
-	if ((v = parse_version(rel, rele)) != 0)
-		st->kver = v;
-	st->flags |= DF_DIRTY;
-	host = hoste = skip_sp(rele, e);
-	if (host < e && *host == '(' &&
-	    (hoste = memchr(host, ')', (size_t)(e - host))) != NULL)
-		hoste++;
-	else
-		hoste = host;
-	if ((w = banner_word(hoste, e)) != NULL ||
-	    (w = banner_word(rel, rele)) != NULL) {
-		set_family(st, w->fam);
-		if (st->family == w->fam && w->bits != 0)
-			set_bits(st, w->bits, 1);
-	} else if ((w = banner_word(host, hoste)) != NULL)
-		weak(st, family_default(w->fam), 1);
-}
-
-/* "systemd[1]: Detected architecture x86-64." */
-static void
-systemd_arch(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	static const struct banner_word words[] = {
-#define SW_(s, f, b) {s ".", sizeof(s), f, b}
-	    SW_("x86-64", KL_FAM_X86, 64),
-	    SW_("x86", KL_FAM_X86, 32),
-	    SW_("arm64", KL_FAM_ARM64, 64),
-	    SW_("arm", KL_FAM_ARM, 32),
-	    SW_("arm-be", KL_FAM_ARM, 32),
-	    SW_("ppc64", KL_FAM_PPC, 64),
-	    SW_("ppc64-le", KL_FAM_PPC, 64),
-	    SW_("ppc", KL_FAM_PPC, 32),
-	    SW_("ppc-le", KL_FAM_PPC, 32),
-	    SW_("riscv64", KL_FAM_RISCV, 64),
-	    SW_("riscv32", KL_FAM_RISCV, 32),
-	    SW_("mips64", KL_FAM_MIPS, 64),
-	    SW_("mips64-le", KL_FAM_MIPS, 64),
-	    SW_("mips", KL_FAM_MIPS, 32),
-	    SW_("mips-le", KL_FAM_MIPS, 32),
-	    SW_("loongarch64", KL_FAM_LOONGARCH, 64),
-	    SW_("s390x", KL_FAM_S390, 64),
-	    SW_("sparc64", KL_FAM_SPARC, 64),
-#undef SW_
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (kl_startswith(p, (size_t)(e - p), words[i].w, words[i].n)) {
-			set_family(st, words[i].fam);
-			if (st->family == words[i].fam)
-				set_bits(st, words[i].bits, 1);
-			return;
-		}
-}
-
-/* arm64 "swapper pgtable: 4k pages, 39-bit VAs, pgdp=..." */
-static void
-pgtable(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	const uint8_t *q;
-	int va;
-
-	if ((q = FIND(p, e, "pages, ")) == NULL)
-		return;
-	q += sizeof("pages, ") - 1;
-	for (va = 0; q < e && *q >= '0' && *q <= '9' && va < 100; q++)
-		va = va * 10 + (*q - '0');
-	if (!SW(q, e, "-bit VAs"))
-		return;
-	if (va != 36 && va != 39 && va != 42 && va != 47 && va != 48 &&
-	    va != 52)
-		return;
-	set_family(st, KL_FAM_ARM64);
-	if (st->family != KL_FAM_ARM64)
-		return;
-	set_bits(st, 64, 1);
-	set_va(st, va == 36 ? 39 : va, 1);
-}
-
-/* The oops header "CPU: 0 PID: 1 Comm: x Not tainted 5.10.2 #14". */
-static void
-oops_header(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	const uint8_t *q;
-	int v;
-
-	if (st->kver != 0 || (q = FIND(p, e, "ainted")) == NULL)
-		return;
-	/* Skip ":", the taint letters and "(" (older kernels). */
-	for (q += 6; q < e &&
-	     (*q == ':' || *q == ' ' || *q == '(' || (*q >= 'A' && *q <= 'Z'));
-	     q++)
-		;
-	if ((v = parse_version(q, e)) != 0)
-		st->kver = v;
-	st->flags |= DF_DIRTY;
-}
-
-/* The powerpc die line "LE PAGE_SIZE=64K MMU=Hash SMP ... pSeries". */
-static void
-ppc_die(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	const uint8_t *q;
-
-	set_family(st, KL_FAM_PPC);
-	if (st->family != KL_FAM_PPC)
-		return;
-	if (*p == 'L' || FIND(p, e, "pSeries") != NULL ||
-	    FIND(p, e, "PowerNV") != NULL)
-		set_bits(st, 64, 1);
-	if ((q = FIND(p, e, "MMU=")) == NULL) {
-		st->flags |= DF_PPC_E | DF_DIRTY;
-		return;
-	}
-	q += 4;
-	if (SW(q, e, "3D")) /* quoted-printable mail */
-		q += 2;
-	if (SW(q, e, "Radix"))
-		set_bits(st, 64, 1);
-}
-
-/* A 64-bit ppc with a book3e hint (no MMU= in the die line, e5500) is one. */
-static void
-ppc_book3e(struct kl_detect *st)
-{
-	if (st->family == KL_FAM_PPC && st->bits == 64 &&
-	    (st->flags & DF_PPC_E))
-		st->flags |= DF_BOOK3E | DF_DIRTY;
-}
-
-/* powerpc "NIP:  c00000000022d79c LR: ..." and other register lines. */
-static void
-ppc_reg(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	family_width(st, KL_FAM_PPC, p, e);
-	ppc_book3e(st);
-}
-
-/* A ppc call trace frame "[c00000007a3efa20] [c00000000030a060] ...". */
-static void
-ppc_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	size_t n, m;
-
-	n = hexrun(p + 1, e, &v);
-	if (n != 8 && n != 16)
-		return;
-	p += 1 + n;
-	if (!SW(p, e, "] ["))
-		return;
-	m = hexrun(p + 3, e, &v);
-	if (m != n || p + 3 + m >= e || p[3 + m] != ']')
-		return;
-	set_family(st, KL_FAM_PPC);
-	if (st->family == KL_FAM_PPC)
-		set_bits(st, (int)n * 4, 1);
-	ppc_book3e(st);
-}
-
-/*
- * A mips32 call trace frame "[<8010adec>] show_stack+0x74/0x104": eight
- * digits in KSEG0 (0x80000000 to 0x9fffffff, addrspace.h), then a
- * symbol with its offset.  i386 frames look alike but sit at or above
- * PAGE_OFFSET 0xc0000000 (a 2G/2G split is the exception); arm frames
- * go "(sym) from [<...>]".
- */
-static void
-mips32_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	const uint8_t *q;
-
-	if (hexrun(p, e, &v) != 8 || v < U64(0x80000000) ||
-	    v > U64(0x9fffffff) || !SW(p + 8, e, ">] "))
-		return;
-	q = p + 11;
-	if (q >= e || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-	    *q == '_'))
-		return;
-	if ((q = FIND(q, e, "+0x")) == NULL || FIND(q, e, "/0x") == NULL)
-		return;
-	set_family(st, KL_FAM_MIPS);
-	if (st->family == KL_FAM_MIPS)
-		set_bits(st, 32, 1);
-}
-
-/*
- * A 64-bit frame "[<a800000000169874>] sym+0x74/0x104": in the cached
- * XKPHYS windows (CCA 3 0x98..., CCA 5 0xa8...) only a mips64 kernel
- * runs (addrspace.h); a LoongArch kernel sits at 0x9000... (DMW1), which
- * is only remembered for the "Code:" line.  ffffffff8... frames are
- * mips64 CKSEG0 or x86_64 alike and say nothing by themselves.
- */
-static void
-frame64(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	const uint8_t *q;
-
-	if (hexrun(p, e, &v) != 16 || !SW(p + 16, e, ">] "))
-		return;
-	q = p + 19;
-	if (q >= e || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-	    *q == '_') || FIND(q, e, "+0x") == NULL)
-		return;
-	switch (v >> 56) {
-	case 0x98:
-	case 0xa8:
-		set_family(st, KL_FAM_MIPS);
-		if (st->family == KL_FAM_MIPS)
-			set_bits(st, 64, 1);
-		break;
-	case 0x90:
-		st->flags |= DF_FR_LOONG;
-		break;
-	default:
-		break;
-	}
-}
-
-/*
- * The VMSPLIT of an arm kernel from a frame "[<817b2528>] (dump_backtrace)
- * from": a built-in function (no " [module]" after its name) lies in the
- * kernel image, which starts at PAGE_OFFSET + TEXT_OFFSET.  Below the
- * default 0xc0000000, the image's first 128 MiB say which of the splits
- * (VMSPLIT_3G_OPT 0xb0000000, 2G 0x80000000, 1G 0x40000000,
- * arch/arm/Kconfig) the kernel has; modules sit below PAGE_OFFSET.
- */
-static void
-arm_split(struct kl_detect *st, uint64_t v, const uint8_t *p, const uint8_t *e)
-{
-	static const uint64_t split[] = {
-	    U64(0xb0000000), U64(0x80000000), U64(0x40000000)};
-	const uint8_t *q;
-	size_t i;
-
-	if (st->page_offset != 0 || v >= U64(0xc0000000) ||
-	    (q = memchr(p, ')', (size_t)(e - p))) == NULL || q == p ||
-	    memchr(p, '[', (size_t)(q - p)) != NULL ||
-	    memchr(p, ' ', (size_t)(q - p)) != NULL)
-		return;
-	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
-		if (v >= split[i] && v < split[i] + U64(0x08000000)) {
-			st->page_offset = split[i];
-			st->flags |= DF_DIRTY;
-			return;
-		}
-}
-
-/* An arm backtrace frame "[<80de0078>] (dump_backtrace) from [<...>]". */
-static void
-arm_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	size_t n;
-
-	n = hexrun(p, e, &v);
-	if (n == 8 && SW(p + 8, e, ">] (") &&
-	    FIND(p + 12, e, ") from [<") != NULL) {
-		set_family(st, KL_FAM_ARM);
-		if (st->family == KL_FAM_ARM)
-			arm_split(st, v, p + 12, e);
-	} else if (n == 16)
-		frame64(st, p, e);
-	else
-		mips32_frame(st, p, e);
-}
-
-/*
- * mips "Code: 10400028  2402fff0  de420000 <dc432880> 0203182b": 32-bit
- * words with the faulting one in <> (arch/mips/kernel/traps.c
- * show_code(); LoongArch copied it).  x86 prints bytes, arm, arm64 and
- * riscv put the faulting word in (), powerpc says "Instruction dump:".
- */
-static void
-code_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	int words = 0, mark = 0;
-
-	while (e > p && (e[-1] == ' ' || e[-1] == '\r'))
-		e--;
-	while ((p = skip_sp(p, e)) < e) {
-		if (*p == '<') {
-			if (hexrun(p + 1, e, &v) != 8 || !SW(p + 9, e, ">"))
-				return;
-			mark++;
-			p += 10;
-		} else if (hexrun(p, e, &v) == 8 && (p + 8 == e || p[8] == ' '))
-			p += 8;
-		else
-			return;
-		words++;
-	}
-	if (mark != 1 || words < 2)
-		return;
-	set_family(st, (st->flags & DF_FR_LOONG) ? KL_FAM_LOONGARCH :
-	    KL_FAM_MIPS);
-}
-
-/*
- * mips "$24   : 0000000000000000 ffffffff8..." register lines ("$%2d   :"
- * every fourth register, arch/mips/kernel/traps.c __show_regs()).
- */
-static void
-mips_reg(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	if (e - p < 7 || (p[1] != ' ' && (p[1] < '0' || p[1] > '9')) ||
-	    p[2] < '0' || p[2] > '9' || memcmp(p + 3, "   :", 4) != 0)
-		return;
-	family_width(st, KL_FAM_MIPS, p + 7, e);
-}
-
-/*
- * "ra    : ffffffff80123456 sym+0x..." (mips __show_regs(); LoongArch
- * prints the same, its kernel at 0x9000... in DMW1).
- */
-static void
-ra_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-
-	if (hexrun(skip_sp(p, e), e, &v) == 16 && (v >> 48) == 0x9000)
-		family_width(st, KL_FAM_LOONGARCH, p, e);
-	else
-		family_width(st, KL_FAM_MIPS, p, e);
-}
-
-/*
- * "PC is at [<ffffff8008cccbc0>] xhci_irq+0x728/0x2364" (arm64 vendor
- * kernels before v4.16): 16 digits where arm prints 8.  Without a
- * bracketed value the line is a weak hint for arm.
- */
-static void
-pc_is_at(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	if (SW(p, e, "[<") && reg_width(p + 2, e) == 64) {
-		set_family(st, KL_FAM_ARM64);
-		if (st->family == KL_FAM_ARM64)
-			set_bits(st, 64, 1);
-	} else
-		weak(st, KL_ARCH_ARM, 1);
-}
-
-/* "epc :" (riscv, one space or none) or "epc   :" (mips, three). */
-static void
-epc_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	const uint8_t *q;
-	size_t sp;
-
-	for (q = p + 3, sp = 0; q < e && *q == ' '; q++)
-		sp++;
-	if (q == e || *q != ':')
-		return;
-	q++;
-	if (sp <= 1) {
-		family_width(st, KL_FAM_RISCV, q, e);
-		if (st->family == KL_FAM_RISCV &&
-		    (q = FIND(q, e, " sp : ")) != NULL)
-			stack_value(st, q + 6, e);
-	} else if (sp == 3)
-		family_width(st, KL_FAM_MIPS, q, e);
-}
-
-/* arm "pc : [<c01751ac>] ..." / arm64 "pc : [<ffff...>]" or "pc : sym". */
-static void
-arm_pc(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	int w;
-
-	p = skip_sp(p, e);
-	if (!SW(p, e, "[<")) {
-		set_family(st, KL_FAM_ARM64);
-		return;
-	}
-	if ((w = reg_width(p + 2, e)) == 64)
-		set_family(st, KL_FAM_ARM64);
-	else if (w == 32)
-		set_family(st, KL_FAM_ARM);
-}
-
-/* arm/arm64 "sp : ffffffc01400bc40" (arm: 8 digits, then "ip :"). */
-static void
-arm_sp(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	int w;
-
-	p = skip_sp(p, e);
-	if ((w = reg_width(p, e)) == 32) {
-		set_family(st, KL_FAM_ARM);
-		return;
-	}
-	if (w != 64)
-		return;
-	set_family(st, KL_FAM_ARM64);
-	stack_value(st, p, e);
-}
-
-/* x86_64 "RSP: 0018:ffffc90000c67e38 EFLAGS: ..." or "RSP <ffff...>". */
-static void
-x86_rsp(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-
-	set_family(st, KL_FAM_X86);
-	if (st->family != KL_FAM_X86)
-		return;
-	set_bits(st, 64, 1);
-	p = skip_sp(p, e);
-	if (p < e && *p == '<')
-		p++;
-	else if (hexrun(p, e, &v) == 4 && p + 4 < e && p[4] == ':')
-		p += 5;
-	stack_value(st, p, e);
-}
-
-/* arm "Internal error: Oops: 5 [#1] PREEMPT SMP ARM" (or THUMB2). */
-static void
-arm_internal(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	while (e > p && (e[-1] == ' ' || e[-1] == '\r' || e[-1] == '\n'))
-		e--;
-	if ((size_t)(e - p) > 4 && memcmp(e - 4, " ARM", 4) == 0)
-		set_family(st, KL_FAM_ARM);
-	else if ((size_t)(e - p) > 7 && memcmp(e - 7, " THUMB2", 7) == 0)
-		set_family(st, KL_FAM_ARM);
-	else
-		weak(st, KL_ARCH_ARM64, 2);
-}
-
-/* "Booting Linux on physical CPU 0x0000000000 [0x412fd050]". */
-static void
-arm_booting(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-	size_t n;
-
-	n = SW(p, e, "0x") ? hexrun(p + 2, e, &v) : 0;
-	if (n == 10) /* arm64 since v4.14: 0x%010lx */
-		set_family(st, KL_FAM_ARM64);
-	else {
-		/* arm, or arm64 before v4.14: both print "0x%x". */
-		weak(st, KL_ARCH_ARM, 2);
-		weak(st, KL_ARCH_ARM64, 1);
-	}
-}
-
-/* LoongArch "pc 90000000012a3c48 ra 90000000012a3c20 tp ..." after "pc ". */
-static int
-loong_pc(const uint8_t *p, const uint8_t *e)
-{
-	uint64_t v;
-
-	return (hexrun(p, e, &v) == 16 && SW(p + 16, e, " ra "));
-}
-
-/* "Hardware name: ..." (the oops header's DMI/DT line): weak hints. */
-static void
-hardware_name(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	/* Freescale e500 family: the 64-bit cores are book3e. */
-	if (FIND(p, e, "e500") != NULL || FIND(p, e, "e5500") != NULL ||
-	    FIND(p, e, "e6500") != NULL)
-		st->flags |= DF_PPC_E | DF_DIRTY;
-	/* "IBM 8561 T01 703 (LPAR)": a z/Architecture machine type. */
-	if (e - p > 9 && memcmp(p, "IBM ", 4) == 0 && p[4] >= '0' &&
-	    p[4] <= '9' && p[5] >= '0' && p[5] <= '9' && p[6] >= '0' &&
-	    p[6] <= '9' && p[7] >= '0' && p[7] <= '9' && p[8] == ' ')
-		set_family(st, KL_FAM_S390);
-	if (FIND(p, e, "riscv") != NULL)
-		weak(st, KL_ARCH_RISCV64, 2);
-	else if (FIND(p, e, "(DT)") != NULL)
-		weak(st, KL_ARCH_ARM64, 1);
-	else if (FIND(p, e, "BIOS") != NULL)
-		weak(st, KL_ARCH_X86_64, 1);
-}
-
-/* Look at one line; see the comment at the top of this file. */
-static void
-detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
-{
-	switch (*p) {
-	case '$':
-		mips_reg(st, p, e);
-		break;
-	case '[':
-		if (SW(p, e, "[<"))
-			arm_frame(st, p + 2, e);
-		else
-			ppc_frame(st, p, e);
-		break;
-	case 'B':
-		if (SW(p, e, "Backtrace:"))
-			weak(st, KL_ARCH_ARM, 1);
-		else if (SW(p, e, "Booting Linux on physical CPU "))
-			arm_booting(st, p + 30, e);
-		else if (SW(p, e, "BIOS-e820:") ||
-		    SW(p, e, "BIOS-provided physical RAM map"))
-			set_family(st, KL_FAM_X86);
-		else if (SW(p, e, "BE PAGE_SIZE="))
-			ppc_die(st, p, e);
-		break;
-	case 'C':
-		if (SW(p, e, "Call trace:")) /* x86 & co: "Call Trace:" */
-			weak(st, KL_ARCH_ARM64, 1);
-		else if (SW(p, e, "CPU: ")) {
-			if (p + 5 < e && p[5] >= '0' && p[5] <= '9')
-				oops_header(st, p + 5, e);
-			else if (FIND(p + 5, e, "(ARMv") != NULL)
-				set_family(st, KL_FAM_ARM);
-		} else if (SW(p, e, "Code: "))
-			code_line(st, p + 5, e);
-		else if (SW(p, e, "CPU features: "))
-			set_family(st, KL_FAM_ARM64);
-		else if (SW(p, e, "CPU0 revision is: ")) {
-			if (FIND(p, e, "(Loongson-64bit") != NULL ||
-			    FIND(p, e, "(Loongson-32bit") != NULL)
-				set_family(st, KL_FAM_LOONGARCH);
-			else
-				set_family(st, KL_FAM_MIPS);
-		}
-		break;
-	case 'D':
-		if (SW(p, e, "DMA32 "))
-			set_bits(st, 64, 0);
-		else if (SW(p, e, "DMI: "))
-			weak(st, KL_ARCH_X86_64, 1);
-		break;
-	case 'E':
-		if (SW(p, e, "EIP: ") || SW(p, e, "EAX: ")) {
-			set_family(st, KL_FAM_X86);
-			if (st->family == KL_FAM_X86)
-				set_bits(st, 32, 1);
-		} else if (SW(p, e, "ERA: ") || SW(p, e, "ESTAT: "))
-			set_family(st, KL_FAM_LOONGARCH);
-		break;
-	case 'F':
-		if (SW(p, e, "Faulting instruction address: 0x"))
-			ppc_reg(st, p + 32, e);
-		break;
-	case 'G':
-		if (SW(p, e, "GPR00: "))
-			ppc_reg(st, p + 7, e);
-		break;
-	case 'H':
-		if (SW(p, e, "Hardware name: "))
-			hardware_name(st, p + 15, e);
-		else if (SW(p, e, "HighMem zone:") || SW(p, e, "HighMem  [mem"))
-			set_bits(st, 32, 0);
-		break;
-	case 'I':
-		if (SW(p, e, "Internal error: "))
-			arm_internal(st, p, e);
-		else if (SW(p, e, "IP: [<")) /* x86 page fault, < v4.15 */
-			family_width(st, KL_FAM_X86, p + 6, e);
-		break;
-	case 'K':
-		if (SW(p, e, "Krnl PSW") || SW(p, e, "Krnl GPRS"))
-			set_family(st, KL_FAM_S390);
-		break;
-	case 'L':
-		if (SW(p, e, "Linux version "))
-			banner(st, p, e);
-		else if (SW(p, e, "LE PAGE_SIZE="))
-			ppc_die(st, p, e);
-		else if (SW(p, e, "LR is at "))
-			pc_is_at(st, p + 9, e);
-		else if (SW(p, e, "Last Breaking-Event-Address:"))
-			set_family(st, KL_FAM_S390); /* s390 show_regs() */
-		break;
-	case 'M':
-		if (SW(p, e, "Machine model: "))
-			weak(st, KL_ARCH_ARM64, 1);
-		else if (SW(p, e, "MSR: "))
-			ppc_reg(st, p + 5, e);
-		else if (SW(p, e, "MMU: Book3E")) {
-			set_family(st, KL_FAM_PPC);
-			if (st->family == KL_FAM_PPC)
-				st->flags |= DF_BOOK3E | DF_DIRTY;
-		}
-		break;
-	case 'N':
-		if (SW(p, e, "NIP: "))
-			ppc_reg(st, p + 5, e);
-		break;
-	case 'P':
-		if (SW(p, e, "PC is at "))
-			pc_is_at(st, p + 9, e);
-		else if (SW(p, e, "PrId  : "))
-			set_family(st, KL_FAM_MIPS);
-		else if (SW(p, e, "PRID: "))
-			set_family(st, KL_FAM_LOONGARCH);
-		else if (SW(p, e, "PROMLIB: "))
-			set_family(st, KL_FAM_SPARC);
-		break;
-	case 'R':
-		if (SW(p, e, "RIP: ") || SW(p, e, "RIP  [<") ||
-		    SW(p, e, "RAX: ")) {
-			set_family(st, KL_FAM_X86);
-			if (st->family == KL_FAM_X86)
-				set_bits(st, 64, 1);
-		} else if (SW(p, e, "RSP: ") || SW(p, e, "RSP <"))
-			x86_rsp(st, p + 4, e);
-		else if (SW(p, e, "REGS: "))
-			ppc_reg(st, p + 6, e);
-		break;
-	case 'S':
-		if (SW(p, e, "SBI specification") ||
-		    SW(p, e, "SBI implementation"))
-			set_family(st, KL_FAM_RISCV);
-		break;
-	case 'T':
-		if (SW(p, e, "TSTATE: "))
-			set_family(st, KL_FAM_SPARC);
-		break;
-	case 'e':
-		if (SW(p, e, "epc"))
-			epc_line(st, p, e);
-		else if (SW(p, e, "era   :") || SW(p, e, "era:"))
-			set_family(st, KL_FAM_LOONGARCH);
-		else if (SW(p, e, "e820: "))
-			set_family(st, KL_FAM_X86);
-		break;
-	case 'g':
-		if (SW(p, e, "general protection fault"))
-			set_family(st, KL_FAM_X86);
-		break;
-	case 'l':
-		if (SW(p, e, "lr : "))
-			set_family(st, KL_FAM_ARM64);
-		break;
-	case 'p':
-		if (SW(p, e, "pc : "))
-			arm_pc(st, p + 5, e);
-		else if (SW(p, e, "pstate: "))
-			set_family(st, KL_FAM_ARM64);
-		else if (SW(p, e, "pc ") && loong_pc(p + 3, e))
-			set_family(st, KL_FAM_LOONGARCH);
-		break;
-	case 'r':
-		if (SW(p, e, "riscv: ") || SW(p, e, "riscv-"))
-			set_family(st, KL_FAM_RISCV);
-		else if (SW(p, e, "ra    : "))
-			ra_line(st, p + 7, e);
-		break;
-	case 's':
-		if (SW(p, e, "sp : "))
-			arm_sp(st, p + 5, e);
-		else if (SW(p, e, "swapper pgtable: "))
-			pgtable(st, p + 17, e);
-		else if (SW(p, e, "systemd[1]: Detected architecture "))
-			systemd_arch(st, p + 34, e);
-		else if (SW(p, e, "status: ") && FIND(p, e, " badaddr: "))
-			set_family(st, KL_FAM_RISCV);
-		break;
-	case 'u':
-		if (SW(p, e, "user pgtable: "))
-			pgtable(st, p + 14, e);
-		break;
-	case 'x':
-		if (SW(p, e, "x86/"))
-			set_family(st, KL_FAM_X86);
-		else if (SW(p, e, "x29: ")) {
-			set_family(st, KL_FAM_ARM64);
-			stack_value(st, skip_sp(p + 5, e), e);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/* Feed the message span of one line. */
-void
-kl_detect_line(struct kl_detect *st, const uint8_t *msg, size_t len)
-{
-	const uint8_t *p, *e;
-
-	st->lines++;
-	if (st->certain || msg == NULL || len == 0)
-		return;
-	e = msg + len;
-	if ((p = skip_prefix(msg, e)) == e)
-		return;
-	detect_line(st, p, e);
-	if (st->flags & DF_DIRTY)
-		resolve(st);
 }
 
 /*
@@ -1403,30 +423,30 @@ kl_detect_value(struct kl_detect *st, uint64_t value, size_t ndigits)
 	id = KL_ARCH_AUTO;
 	switch (st->family) {
 	case KL_FAM_ARM64:
-		id = arm64_class(value);
+		id = kl_detect_arm64_va(value);
 		break;
 	case KL_FAM_RISCV:
-		id = riscv_class(value);
+		id = kl_detect_riscv_va(value);
 		break;
 	case KL_FAM_X86:
-		if ((id = x86_class(value)) != KL_ARCH_AUTO)
-			set_bits(st, 64, 1);
+		if ((id = kl_detect_x86_va(value)) != KL_ARCH_AUTO)
+			kl_detect_bits(st, 64, 1);
 		break;
 	case KL_FAM_PPC:
 		if (value >= U64(0x8000000000000000))
-			set_bits(st, 64, 1);
+			kl_detect_bits(st, 64, 1);
 		break;
 	case KL_FAM_MIPS:
 		if (value >= U64(0x8000000000000000))
-			set_bits(st, 64, 1);
+			kl_detect_bits(st, 64, 1);
 		break;
 	default:
 		break;
 	}
-	if (id != KL_ARCH_AUTO && !(st->flags & DF_VA))
-		score_add(st, id, 1);
-	if (st->flags & DF_DIRTY)
-		resolve(st);
+	if (id != KL_ARCH_AUTO && !(st->flags & KL_DF_VA))
+		kl_detect_score(st, id, 1);
+	if (st->flags & KL_DF_DIRTY)
+		kl_detect_resolve(st);
 }
 
 /* End of the input or boot: settle on the best guess. */
@@ -1435,47 +455,6 @@ kl_detect_finish(struct kl_detect *st)
 {
 	if (st->certain)
 		return;
-	resolve(st);
+	kl_detect_resolve(st);
 	st->certain = 1;
-}
-
-/*
- * Does this message start a report (kl_scan's report segments): a
- * "Linux version" banner, the "CPU: 0 PID: 1 Comm: x" or "Hardware name:"
- * line of an oops header, or "Oops", "BUG:", "Unable to handle kernel",
- * "Internal error: Oops", "KASAN:" headers.  Prefixes are skipped as for
- * kl_detect_line().
- */
-int
-kl_detect_report(const uint8_t *msg, size_t len)
-{
-	const uint8_t *p, *e;
-
-	if (msg == NULL || len == 0)
-		return (0);
-	e = msg + len;
-	if ((p = skip_prefix(msg, e)) == e)
-		return (0);
-	switch (*p) {
-	case 'B':
-		return (SW(p, e, "BUG: "));
-	case 'C':
-		return (SW(p, e, "CPU: ") && p + 5 < e && p[5] >= '0' &&
-		    p[5] <= '9' && FIND(p + 5, e, " PID: ") != NULL &&
-		    FIND(p + 5, e, " Comm: ") != NULL);
-	case 'H':
-		return (SW(p, e, "Hardware name: "));
-	case 'I':
-		return (SW(p, e, "Internal error: Oops"));
-	case 'K':
-		return (SW(p, e, "KASAN: "));
-	case 'L':
-		return (SW(p, e, "Linux version "));
-	case 'O':
-		return (SW(p, e, "Oops"));
-	case 'U':
-		return (SW(p, e, "Unable to handle kernel "));
-	default:
-		return (0);
-	}
 }

@@ -156,4 +156,102 @@ int	 kl_mime_part_end(struct kl_mime *);
 int	 kl_mime_damage(struct kl_mime *, unsigned, const char *);
 int	 kl_mime_begin_now(struct kl_mime *);
 
+
+/* detect.c: the evidence of --arch auto, recorded by detect-line.c. */
+/* struct kl_detect.flags: facts that are final, and pending work. */
+#define KL_DF_BITS	0x01	/* bits from a register width or banner */
+#define KL_DF_VA	0x02	/* va_bits decided */
+#define KL_DF_BOOK3E	0x04	/* ppc64 book3e */
+#define KL_DF_PPC_E	0x08	/* book3e hint: die line without MMU=, e5500 */
+#define KL_DF_DIRTY	0x10	/* evidence changed since the last resolve */
+#define KL_DF_FR_LOONG	0x20	/* a symbolised frame at 0x9000000000000000+ */
+void	 kl_detect_score(struct kl_detect *, enum kl_arch_id, unsigned);
+void	 kl_detect_weak(struct kl_detect *, enum kl_arch_id, unsigned);
+void	 kl_detect_family(struct kl_detect *, int);
+void	 kl_detect_bits(struct kl_detect *, int, int);
+void	 kl_detect_va(struct kl_detect *, int, int);
+int	 kl_detect_va_of(enum kl_arch_id);
+void	 kl_detect_resolve(struct kl_detect *);
+enum kl_arch_id kl_detect_arm64_va(uint64_t);
+enum kl_arch_id kl_detect_riscv_va(uint64_t);
+enum kl_arch_id kl_detect_x86_va(uint64_t);
+
+/* kaslr.c: the evidence and votes, recorded by kaslr-line.c. */
+void	 kl_kaslr_keep(struct kl_kaslr *, uint64_t, enum kl_evidence_kind,
+	    enum kl_region, uint64_t);
+int	 kl_kaslr_vote_as(struct kl_kaslr *, uint64_t, int);
+int	 kl_kaslr_vote(struct kl_kaslr *, uint64_t);
+int	 kl_kaslr_arm64(enum kl_arch_id);
+
+/* label.c: what the bytes around a token say it is. */
+enum kl_ck {
+	KL_CK_NONE = 0,
+	KL_CK_REG,	/* a general register */
+	KL_CK_STACK,	/* a stack pointer */
+	KL_CK_PC,	/* a program counter or return address */
+	KL_CK_FRAME,	/* a call-trace frame */
+	KL_CK_PERCPU,	/* a per-CPU base (x86 GS/FS) */
+	KL_CK_PAGE,	/* a struct page pointer */
+	KL_CK_FAULT,	/* a faulting address */
+	KL_CK_OBJECT,	/* an object address (KASAN, kmemleak) */
+	KL_CK_ROW,	/* the address of a hex dump row */
+	KL_CK_HASH,	/* a label that says hash, digest or id */
+	KL_CK_PHYS,	/* a label that says physical: no context */
+};
+
+/* The context found around one token. */
+struct kl_cinfo {
+	enum kl_ck	 kind;
+	int		 sym;		/* a "sym+0xoff/0xsize" follows */
+	int		 module;	/* ... with a "[module]", or BPF */
+	int		 valid;		/* the context bytes can be looked at */
+};
+void	 kl_label_context(const struct kl_ctx *, struct kl_cinfo *);
+
+/* lookalike.c: a value or a shape that is no kernel address. */
+enum kl_suppress kl_lookalike_value(uint64_t, unsigned, int);
+enum kl_suppress kl_lookalike_shape(const struct kl_ctx *, enum kl_ck);
+
+/*
+ * The bytes around a token, for label.c and lookalike.c: a word byte, a
+ * literal, the hex runs next to a position.
+ */
+#define KL_RUN_MAX	64	/* digits counted in a neighbouring hex run */
+
+/* Is c part of a label word? */
+static inline int
+kl_iswordch(uint8_t c)
+{
+	return ((kl_ctype[c] & KL_C_WORD) != 0);
+}
+
+/* Does m[i..] hold the literal s (within len)? */
+static inline int
+kl_lit_at(const uint8_t *m, size_t len, size_t i, const char *s, size_t sl)
+{
+	return (i <= len && kl_startswith(m + i, len - i, s, sl));
+}
+
+/* Length of the hex run starting at m[i] going right, at most KL_RUN_MAX. */
+static inline size_t
+kl_run_right(const uint8_t *m, size_t len, size_t i)
+{
+	size_t n = 0;
+
+	while (i + n < len && n < KL_RUN_MAX && kl_isxdigit(m[i + n]))
+		n++;
+	return (n);
+}
+
+/* Length of the hex run ending just before m[i], at most KL_RUN_MAX. */
+static inline size_t
+kl_run_left(const uint8_t *m, size_t i)
+{
+	size_t n = 0;
+
+	while (n < i && n < KL_RUN_MAX && kl_isxdigit(m[i - n - 1]))
+		n++;
+	return (n);
+}
+
 #endif /* KLEAK_INT_H */

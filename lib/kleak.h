@@ -445,6 +445,10 @@ void		 kl_classify(const struct kl_layout *, const struct kl_anchors *,
 void		 kl_anchors_add(struct kl_anchors *, enum kl_region, uint64_t);
 const char	*kl_suppress_name(enum kl_suppress);
 
+/* hex.c */
+int		 kl_hex_all(const uint8_t *, size_t);
+int		 kl_hex_value(uint8_t);
+
 /* mail.c */
 size_t		 kl_mail_quote(const uint8_t *, size_t);
 size_t		 kl_mail_spaces(uint8_t *, size_t);

@@ -386,15 +386,19 @@ kl_report_boot(struct kl_report *rep, unsigned boot, const char *release)
 	return (0);
 }
 
-/* Merge row b into rep, as the later one. */
-static int
-merge_row(struct kl_report *rep, const struct kl_report_row *b)
+/*
+ * Add the counts and sets of row b to the row of its template in rep (made
+ * if new): what merge_row() and merge_row_any() share.  That row, or NULL
+ * when out of memory.
+ */
+static struct kl_report_row *
+merge_counts(struct kl_report *rep, const struct kl_report_row *b)
 {
 	struct kl_report_row *a;
 	int made;
 
 	if ((a = find(rep, &b->t, &made)) == NULL)
-		return (-1);
+		return (NULL);
 	a->t.flags |= b->t.flags;
 	a->count += b->count;
 	a->inputs += b->inputs;
@@ -406,9 +410,20 @@ merge_row(struct kl_report *rep, const struct kl_report_row *b)
 		a->severity = b->severity;
 	if (set_unite(&a->hosts, &b->hosts) == -1 ||
 	    set_unite(&a->releases, &b->releases) == -1)
-		return (-1);
+		return (NULL);
 	if (str_least(&a->source, b->source) == -1 ||
 	    str_least(&a->fixed, b->fixed) == -1)
+		return (NULL);
+	return (a);
+}
+
+/* Merge row b into rep, as the later one. */
+static int
+merge_row(struct kl_report *rep, const struct kl_report_row *b)
+{
+	struct kl_report_row *a;
+
+	if ((a = merge_counts(rep, b)) == NULL)
 		return (-1);
 	if (a->first.path == NULL && b->first.path != NULL &&
 	    ex_copy(&a->first, &b->first) == -1)
@@ -467,24 +482,8 @@ static int
 merge_row_any(struct kl_report *rep, const struct kl_report_row *b)
 {
 	struct kl_report_row *a;
-	int made;
 
-	if ((a = find(rep, &b->t, &made)) == NULL)
-		return (-1);
-	a->t.flags |= b->t.flags;
-	a->count += b->count;
-	a->inputs += b->inputs;
-	a->boots += b->boots;
-	a->unhashed += b->unhashed;
-	a->regions |= b->regions;
-	a->arches |= b->arches;
-	if (b->severity > a->severity)
-		a->severity = b->severity;
-	if (set_unite(&a->hosts, &b->hosts) == -1 ||
-	    set_unite(&a->releases, &b->releases) == -1)
-		return (-1);
-	if (str_least(&a->source, b->source) == -1 ||
-	    str_least(&a->fixed, b->fixed) == -1)
+	if ((a = merge_counts(rep, b)) == NULL)
 		return (-1);
 	if (b->first.path != NULL && (a->first.path == NULL ||
 	    ex_before(&b->first, &a->first)) && ex_copy(&a->first,
@@ -712,18 +711,6 @@ struct rd {
 	int		 bad;
 };
 
-/* The value of a hex digit. */
-static int
-hexv(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /* Read the next field into r->buf; 0 at the end or on a bad escape. */
 static int
 r_next(struct rd *r)
@@ -760,8 +747,8 @@ r_next(struct rd *r)
 			r->buf[r->len++] = '\n';
 			break;
 		case 'x':
-			if (i + 2 >= e || (h = hexv(r->p[i + 1])) < 0 ||
-			    (l = hexv(r->p[i + 2])) < 0) {
+			if (i + 2 >= e || (h = kl_hex_value(r->p[i + 1])) < 0 ||
+			    (l = kl_hex_value(r->p[i + 2])) < 0) {
 				r->bad = 1;
 				return (0);
 			}

@@ -335,6 +335,29 @@ grow(void **p, size_t *cap, size_t need, size_t sz)
 }
 
 /*
+ * Copy the journal record of the event held in p (its field name, fl
+ * bytes, and cursor, cl bytes, each with its NUL) into the arena, which
+ * has room for them.
+ */
+static void
+pend_rec(struct kl_scan *sc, struct pend *p, size_t fl, size_t cl)
+{
+	p->has_rec = sc->rec != NULL;
+	if (p->has_rec) {
+		p->rec = *sc->rec;
+		p->field = sc->arenalen;
+		memcpy(sc->arena + sc->arenalen, sc->rec->field, fl);
+		sc->arenalen += fl;
+		p->cursor = SIZE_MAX;
+		if (cl > 0) {
+			p->cursor = sc->arenalen;
+			memcpy(sc->arena + sc->arenalen, sc->rec->cursor, cl);
+			sc->arenalen += cl;
+		}
+	}
+}
+
+/*
  * Keep a token for later: copy the line (or a window of it) and the
  * token's coordinates.  Forces a decision when the caps are reached.
  */
@@ -391,19 +414,7 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	p->lcol = lcol + lo;
 	p->flags = flags;
 	sc->arenalen += n;
-	p->has_rec = sc->rec != NULL;
-	if (p->has_rec) {
-		p->rec = *sc->rec;
-		p->field = sc->arenalen;
-		memcpy(sc->arena + sc->arenalen, sc->rec->field, fl);
-		sc->arenalen += fl;
-		p->cursor = SIZE_MAX;
-		if (cl > 0) {
-			p->cursor = sc->arenalen;
-			memcpy(sc->arena + sc->arenalen, sc->rec->cursor, cl);
-			sc->arenalen += cl;
-		}
-	}
+	pend_rec(sc, p, fl, cl);
 	return (0);
 }
 
@@ -447,19 +458,7 @@ pend_line(struct kl_scan *sc, const struct kl_line *l)
 	p->line = l->line;
 	p->offset = l->offset;
 	sc->arenalen += n;
-	p->has_rec = sc->rec != NULL;
-	if (p->has_rec) {
-		p->rec = *sc->rec;
-		p->field = sc->arenalen;
-		memcpy(sc->arena + sc->arenalen, sc->rec->field, fl);
-		sc->arenalen += fl;
-		p->cursor = SIZE_MAX;
-		if (cl > 0) {
-			p->cursor = sc->arenalen;
-			memcpy(sc->arena + sc->arenalen, sc->rec->cursor, cl);
-			sc->arenalen += cl;
-		}
-	}
+	pend_rec(sc, p, fl, cl);
 	return (0);
 }
 

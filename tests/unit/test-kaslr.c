@@ -6,8 +6,8 @@
  * nokaslr; frames paired with their symbols; impossible and conflicting
  * slides; region bases from leaked values; register dumps (the arm,
  * riscv and x86 oopses of syzkaller's reports) paired with small maps
- * written for the rule; the KASLR state words; bases printed by layout
- * dumps and freed ranges.
+ * written for the rule; bases printed by layout dumps and freed ranges.
+ * The state words and kl_kaslr_wants() are in test-kaslr-line.c.
  */
 #include "config.h"
 
@@ -495,62 +495,6 @@ t_register_x86(void **state)
 }
 
 /*
- * The KASLR state words: arm64-syzkaller-6.1-oops.report:71, the
- * Orange Pi 5 boot (line 133), the qemu nokaslr boot (line 79);
- * a failed randomisation gives no slide.
- */
-static void
-t_state(void **state)
-{
-	static const struct {
-		const char		*s;
-		enum kl_kaslr_state	 st;
-		size_t			 at;
-		size_t			 len;
-	} cases[] = {
-		{ "Kernel Offset: disabled", KL_KSTATE_OFF, 15, 8 },
-		{ "KASLR disabled due to lack of seed", KL_KSTATE_FAILED, 6,
-		    8 },
-		{ "Kernel command line: console=ttyS0 panic=-1 oops=panic "
-		    "loglevel=7 nokaslr dumpkallsyms", KL_KSTATE_OFF, 66, 7 },
-		{ "KASLR disabled on command line", KL_KSTATE_OFF, 6, 8 },
-		{ "KASLR is disabled.", KL_KSTATE_OFF, 9, 8 },
-		{ "KASLR disabled: CPU has no PRNG", KL_KSTATE_FAILED, 6, 8 },
-		/* An unknown wording says nothing (kasld's rule). */
-		{ "KASLR disabled for a reason of tomorrow", KL_KSTATE_NONE,
-		    0, 0 },
-		{ "Unknown kernel command line parameters \"nokaslr "
-		    "dumpkallsyms\", will be passed to user space.",
-		    KL_KSTATE_NONE, 0, 0 },
-	};
-	struct kl_kaslr k;
-	struct kl_boot_verdict v;
-	size_t i, at, len;
-
-	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		at = len = 0;
-		assert_int_equal(kl_kaslr_state((const uint8_t *)cases[i].s,
-		    strlen(cases[i].s), &at, &len), cases[i].st);
-		assert_int_equal(at, cases[i].at);
-		assert_int_equal(len, cases[i].len);
-	}
-	kl_kaslr_init(&k, KL_ARCH_ARM64_39, NULL);
-	assert_int_equal(line(&k, 133, cases[1].s), 3);
-	kl_kaslr_verdict(&k, &v);
-	assert_int_equal(v.has_slide, 0);
-	assert_int_equal(v.kaslr_off, 0);
-	assert_int_equal(v.kaslr_failed, 1);
-	assert_int_equal(v.nev, 1);
-	assert_int_equal(v.ev[0].kind, KL_EV_KASLR_FAILED);
-	assert_string_equal(kl_evidence_name(v.ev[0].kind), "kaslr-failed");
-	kl_kaslr_init(&k, KL_ARCH_ARM64, NULL);
-	assert_int_equal(line(&k, 71, cases[0].s), 2);
-	assert_int_equal(line(&k, 72, "Kernel Offset: 0x1f2e0000 from "
-	    "0xffff800008000000"), 1);
-}
-
-/*
  * Bases the kernel printed: the "Virtual kernel memory layout" of
  * boot/tf201log__dmesg.txt (2.6.36, arm: .init before .text), the
  * loongarch "Kernel relocated by" line (kernel-facts 4.1), freed ranges
@@ -870,76 +814,6 @@ t_s390x(void **state)
 	kl_sym_free(t);
 }
 
-/*
- * The lines kl_kaslr_wants() lets through: every wording the tests
- * above feed (each kstates[] one, the offset and relocation lines, both
- * command lines) without a map; common oops lines only with one.
- */
-static void
-t_wants(void **state)
-{
-	static const char *const yes[] = {
-		"Kernel Offset: 0x6000000 from 0xffffffff81000000 "
-		    "(relocation range: 0xffffffff80000000-0xffffffffbfffffff)",
-		"Kernel Offset: disabled",
-		"Kernel relocated by 0x3510000",
-		"KASLR disabled: 'nokaslr' on cmdline",
-		"KASLR disabled: 'kaslr' not on cmdline",
-		"KASLR disabled on command line",
-		"KASLR is disabled.",
-		"KASLR disabled due to lack of seed",
-		"KASLR disabled due to FDT remapping failure",
-		"KASLR disabled: CPU has no PRNG",
-		"KASLR disabled: not enough memory",
-		"Command line: console=ttyS0 nokaslr panic=-1",
-		"Kernel command line: console=ttyS0 panic=-1 oops=panic "
-		    "loglevel=7 nokaslr dumpkallsyms",
-		"PHYS_OFFSET: 0xfffff58b40000000",
-		"Memory: 1007916k/1007916k available, 40660k reserved, "
-		    "242688K highmem",
-	};
-	static const char *const no[] = {
-		"Call Trace:",
-		"Code: 48 89 df e8 2b 9c fd ff",
-		"CPU: 0 PID: 1 Comm: swapper/0 Not tainted 6.1.0 #1",
-		"Key type id_resolver registered",
-		"ffffffff85200000 T _text",
-		" [<ffffffff81000000>] do_one_initcall+0x50/0x1f0",
-		"Kern",
-	};
-	struct kl_kaslr k;
-	uint64_t set[4];
-	size_t i, n;
-	unsigned c;
-
-	(void)state;
-	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
-	/* kl_kaslr_first(): 'K', 'C', 'P', 'M': every first of yes[]. */
-	kl_kaslr_first(&k, set);
-	for (n = 0, c = 0; c < 256; c++)
-		n += (size_t)((set[c / 64] >> (c % 64)) & 1);
-	assert_int_equal(n, 4);
-	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		c = (uint8_t)yes[i][0];
-		assert_true((set[c / 64] >> (c % 64)) & 1);
-	}
-	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		assert_true(kl_kaslr_wants(&k, (const uint8_t *)yes[i],
-		    strlen(yes[i])));
-	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		assert_false(kl_kaslr_wants(&k, (const uint8_t *)no[i],
-		    strlen(no[i])));
-	kl_kaslr_set_map(&k, slice);
-	kl_kaslr_first(&k, set);
-	assert_true(set[0] == UINT64_MAX && set[1] == UINT64_MAX &&
-	    set[2] == UINT64_MAX && set[3] == UINT64_MAX);
-	for (i = 0; i + 1 < sizeof(no) / sizeof(no[0]); i++)
-		assert_true(kl_kaslr_wants(&k, (const uint8_t *)no[i],
-		    strlen(no[i])));
-	/* Shorter than any wording: never. */
-	assert_false(kl_kaslr_wants(&k, (const uint8_t *)no[6], 4));
-}
-
 int
 main(void)
 {
@@ -955,9 +829,7 @@ main(void)
 		cmocka_unit_test(t_register_arm),
 		cmocka_unit_test(t_register_riscv),
 		cmocka_unit_test(t_register_x86),
-		cmocka_unit_test(t_state),
 		cmocka_unit_test(t_bases),
-		cmocka_unit_test(t_wants),
 		cmocka_unit_test(t_arm64_range),
 		cmocka_unit_test(t_arm64_high),
 		cmocka_unit_test(t_phys_offset),
