@@ -341,6 +341,61 @@ const char	*live_symbol(const struct kl_finding *);
 int		 live_squash(const struct input *, const struct kl_finding *,
 		     const char *);
 
+/* live-*.c: the state of a live run is in live.h. */
+struct live;
+struct reader;
+struct rhead;
+struct rdata;
+/* live-reader.c */
+enum rkind {
+	RK_FILE = 1,		/* a regular file, O_NONBLOCK, no symlink */
+	RK_KMSG,		/* /dev/kmsg, else klogctl(2) */
+	RK_QUIT,
+};
+time_t		 rd_now(void);
+void		 rd_faults(struct live *);
+int		 rd_start(struct live *, struct reader *);
+void		 rd_stop(struct reader *, int);
+void		 rd_ask(struct live *, struct reader *, enum rkind, const char *,
+		     struct rdata *);
+void		 rd_file(struct live *, const char *, struct buf *,
+		     struct rhead *);
+/* live-audit.c */
+void		 audit_buf_add(struct buf *, const void *, size_t);
+void		 audit_note(struct live *, const char *, const char *, ...)
+		     KL_PRINTFLIKE(3, 4);
+int		 audit_hexrun(const char *, size_t);
+void		 audit_vals(struct live *, const char *, size_t);
+int		 audit_has_val(struct live *, uint64_t);
+void		 audit_scan(struct live *, const char *, const char *, size_t);
+int		 audit_binary(const char *, size_t);
+void		 audit_bytes(struct live *, const char *, char *, size_t, char *,
+		     size_t);
+int		 audit_skip(const char *, const char *);
+int		 audit_failed(struct live *, const char *, const struct rdata *,
+		     const char *);
+/* live-walk.c */
+void		 live_kmsg(struct live *);
+void		 live_names(struct live *);
+void		 live_walk(struct live *, const char *);
+/* live-captured.c */
+void		 captured_file(struct live *, const char *, const char *);
+void		 captured_sc(struct live *, int);
+void		 captured_facts(struct live *);
+void		 captured_walk(struct live *);
+int		 captured_logs(struct live *);
+/* live-facts.c */
+const char	*facts_in_root(struct live *, const char *, char *, size_t);
+int		 facts_map_text(const char *, size_t, uint64_t *);
+void		 facts_map_load(struct live *, const char *, size_t,
+		     const char *);
+void		 facts_learn(struct live *);
+void		 facts_symbols(struct live *);
+/* live-print.c */
+void		 live_print_squash(struct live *);
+void		 live_print_verdict(struct live *);
+void		 live_print_counts(struct live *);
+
 /* shard.c */
 #define SHARD_MAX	1000000
 unsigned	 shard_of(const char *, unsigned);
