@@ -910,3 +910,31 @@ jobs_finish(void)
 	free(js.names);
 	js.names = NULL;
 }
+
+/* Add the record r to *into: counters summed, flags kept. */
+void
+jobres_add(struct jobres *into, const struct jobres *r)
+{
+	struct totals		*d = &into->tot;
+	const struct totals	*t = &r->tot;
+	size_t			 i;
+
+	d->inputs += t->inputs;
+	d->skipped_binary += t->skipped_binary;
+	d->errors += t->errors;
+	d->bytes += t->bytes;
+	d->lines += t->lines;
+	d->findings += t->findings;
+	d->boots += t->boots;
+	d->unhashed += t->unhashed;
+	for (i = 0; i < KL_REGION_COUNT; i++) {
+		d->region[i] += t->region[i];
+		d->disclosed[i] += t->disclosed[i];
+	}
+	for (i = 0; i < KL_SUP_COUNT; i++)
+		d->suppressed[i] += t->suppressed[i];
+	d->slides += t->slides;
+	into->errors += r->errors;
+	into->leaked |= r->leaked;
+	into->stop |= r->stop;
+}

@@ -186,9 +186,12 @@ struct bootrep {
 /* A report printer: text or JSON Lines. */
 struct printer {
 	void	(*begin)(const struct input *);
-	/* A finding; sym is its symbol (%pS) or NULL. */
+	/*
+	 * A finding; sym is its symbol (%pS) or NULL; who can read it and
+	 * why (--live, --live-root), or NULL.
+	 */
 	void	(*finding)(const struct input *, const struct kl_finding *,
-		    const char *);
+		    const char *, const char *, const char *);
 	void	(*boot)(const struct input *, const struct bootrep *);
 	void	(*error)(const struct input *, uint64_t, const char *);
 	void	(*end)(const struct input *, const struct kl_stats *);
@@ -231,13 +234,92 @@ struct optwords {
 	const char *const *words;	/* NULL-terminated */
 };
 
-/* kleakscan.c */
-void		 out_check(void);
-void		 jobres_add(struct jobres *, const struct jobres *);
+/* Why the scan of an input stopped early. */
+enum stop {
+	STOP_NONE = 0,
+	STOP_INPUT,		/* -l or -L: the answer is known */
+	STOP_ALL,		/* -q: a leak was found */
+};
+
+/* The unit being scanned: one at a time. */
+struct unit {
+	struct input		 in;
+	enum kl_unit_kind	 kind;		/* how it is scanned */
+	struct kl_journal	*jr;		/* export and JSON units */
+	int			 open;		/* begun, not finished */
+	int			 dead;		/* no more data is scanned */
+	int			 cut;		/* cut short by the input layer */
+	uint64_t		 bytes;		/* bytes of the unit seen */
+	uint64_t		 made[KL_REGION_COUNT]; /* findings that
+						   lines made (layout...) */
+	char			*boot_id;	/* last _BOOT_ID seen */
+	int			 sniff;		/* the first data may be mail */
+	int			 held;		/* its begin event waits */
+	struct kl_mime		*mail;		/* a mail container's reader */
+	int			 mopen;		/* a message is open */
+	int			 mdead;		/* ... and is scanned no more */
+	const char		**chain;	/* its members, the message */
+	size_t			 nchain;	/* members above the message */
+	char			*mname;		/* the message's name */
+	uint64_t		 mline;		/* its first stored line */
+	struct mark {			/* stored lines of scan marks */
+		uint64_t	 off;		/* decoded offset */
+		uint64_t	 line;		/* its stored line */
+		uint64_t	 lline;		/* ... as a line's last byte */
+	}			 marks[KL_SCAN_MARKS];
+	size_t			 nmarks;
+};
+
+/* The state of one run of the program. */
+struct run {
+	const struct cli	*cli;
+	const struct printer	*pr;
+	struct kl_engine	*engine;
+	struct kl_scan		*scan;
+	struct kl_sink		 sink;
+	struct kl_input_ops	 iops;
+	struct kl_journal_ops	 jops;
+	struct input		*cur;
+	struct unit		 u;
+	struct buf		 disp;		/* the unit's text name */
+	const char		*native;	/* path for a native journal */
+	int			 is_stdin;	/* the input is stdin */
+	enum stop		 stop;
+	int			 leaked;	/* a leak was found */
+	int			 jobs;		/* inputs go to workers */
+	int			 split;		/* ...an archive's members too */
+	struct totals		 tot;
+	struct kl_mime_ops	 mops;		/* mail containers */
+	int			 defer;		/* hold the next begin event */
+};
+
+/* run.c */
+void		 run_out_failed(int);
+_Noreturn void	 run_main(struct cli *);
+
+/* sink.c */
+void		 sink_init(struct run *);
+
+/* unit.c */
+void		 unit_init(struct run *);
+void		 input_error(struct input *, uint64_t, const char *, ...)
+		     KL_PRINTFLIKE(3, 4);
+const char	*lib_msg(const struct kl_error *);
 enum kl_unit_kind unit_kind(enum kl_unit_kind);
-int		 run_leaked(void);
+int		 unit_begin(const char *, const char *const *, size_t,
+		     enum kl_unit_kind);
+void		 unit_error(uint64_t, const char *);
+void		 unit_finish(const struct kl_error *);
+void		 unit_native(const char *);
+int		 on_jerror(void *, const struct kl_error *);
+int		 on_begin(void *, const struct kl_unit *);
+int		 on_data(void *, const struct kl_unit *, const void *, size_t);
+int		 on_end(void *, const struct kl_unit *, const struct kl_error *);
+int		 mail_place(const struct kl_finding *, struct kl_finding *);
+void		 mail_boot(const struct kl_boot *, struct kl_boot *);
 
 /* jobs.c */
+void		 jobres_add(struct jobres *, const struct jobres *);
 void		 jobs_init(unsigned, const struct jobs_ops *);
 int		 jobs_input(const char *, const char *, int, int, int);
 void		 jobs_error(const char *, uint64_t, const char *);
@@ -407,9 +489,14 @@ uint64_t	 shard_given(size_t);
 void		 shard_listing(uint64_t *, uint64_t *, unsigned *, unsigned *);
 void		 shard_wrap(struct walk_cb *);
 /* merge.c */
-void		 merge_state_print(const struct cli *, struct kl_report *,
-		     const struct totals *, uint64_t, int);
 _Noreturn void	 merge_main(const struct cli *);
+/* print-merge.c */
+struct mstate;
+struct mcover;
+int		 merge_is_opt(const char *, const char *, int *);
+int		 merge_cover_complete(const struct mcover *);
+void		 merge_state_print(const struct cli *, struct kl_report *,
+		     const struct totals *, uint64_t, int, struct mstate *);
 /* completion.c */
 void		 completion_print(FILE *, const char *, const struct optdef *,
 		     size_t, const struct optwords *);
@@ -420,10 +507,6 @@ int		 walk_list(const struct walk_cb *, const char *, int);
 
 /* print-text.c */
 const struct printer *print_text_init(const struct cli *);
-const char	*print_text_esc(struct buf *, const void *, size_t);
-const char	*print_name_esc(struct buf *, const void *, size_t, int);
-const char	*print_unit_name(struct buf *, const char *, size_t,
-		     const char *const *, size_t);
 
 /* print-json.c */
 const struct printer *print_json_init(const struct cli *);
@@ -435,11 +518,16 @@ void		 report_entry(const struct kl_jentry *);
 void		 report_jobs(void);
 uint64_t	 report_new(void);
 void		 report_input_mark(void);
-void		 report_adopt(const struct kl_report *);
+void		 report_adopt(const struct kl_report *, struct mstate *);
+void		 report_leaked(int);
+
+/* print-row.c */
+void		 report_row_init(int);
 const char	*report_conversion(const struct kl_report_row *);
 const uint8_t	*report_example_text(const struct kl_report_ex *,
 		     struct buf *);
 void		 report_json_str(const void *, size_t);
+void		 report_json_cstr(const char *);
 void		 report_json_example(const struct kl_report_ex *);
 
 /* print-sarif.c */
@@ -468,5 +556,13 @@ void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
 void		 buf_reserve(struct buf *, size_t);
 void		 buf_free(struct buf *);
+const char	*print_text_esc(struct buf *, const void *, size_t);
+void		 name_append(struct buf *, const uint8_t *, size_t,
+		     const char *, int);
+const char	*print_name_esc(struct buf *, const void *, size_t, int);
+const char	*print_unit_name(struct buf *, const char *, size_t,
+		     const char *const *, size_t);
+void		 out_on_failure(void (*)(int));
+void		 out_check(void);
 
 #endif /* KLEAKSCAN_H */

@@ -1,5 +1,8 @@
 /*
- * log.c - diagnostics on stderr, the error counter, allocation helpers.
+ * log.c - the bottom of the program: diagnostics on stderr, the error
+ * counter, fatal errors, allocation helpers, the output buffer, the text
+ * escaping of names and bytes, and the check of standard output.  Every
+ * other file of src/ may use it; it uses none of them.
  *
  * Every message is "kleakscan: NAME:LINE: message" or "kleakscan: message",
  * with NAME (and its {member} levels) and the message escaped: nothing from
@@ -21,6 +24,7 @@ static int		 log_silent;	/* -s */
 static uint64_t		 log_nerrors;
 static struct buf	 log_ebuf;
 static int		 log_werrno;	/* writing stderr failed */
+static void		(*log_out_failed)(int);	/* out_check() failed */
 
 /* Set up diagnostics: silent hides the per-input error messages. */
 void
@@ -225,4 +229,102 @@ buf_free(struct buf *b)
 	free(b->p);
 	b->p = NULL;
 	b->size = b->len = 0;
+}
+
+/* Escape len bytes of s for a terminal into b; returns a C string. */
+const char *
+print_text_esc(struct buf *b, const void *s, size_t len)
+{
+	size_t	n;
+
+	buf_reserve(b, len + 1);
+	n = kl_esc_text(b->p, b->size, s, len);
+	if (n >= b->size) {
+		buf_reserve(b, n + 1);
+		n = kl_esc_text(b->p, b->size, s, len);
+		if (n >= b->size)
+			n = b->size - 1;
+	}
+	b->p[n] = '\0';
+	b->len = n;
+	return (b->p);
+}
+
+/*
+ * Append len bytes of a name to b: the bytes in specials get a
+ * backslash, the rest goes through kl_esc_text(), or raw with raw set.
+ */
+void
+name_append(struct buf *b, const uint8_t *p, size_t len, const char *specials,
+    int raw)
+{
+	size_t	i, j, n;
+
+	if (len > (SIZE_MAX - b->len - 1) / 4)
+		log_fatal("out of memory");
+	buf_reserve(b, b->len + 4 * len + 1);
+	for (i = 0; i < len; i = j) {
+		for (j = i; j < len && (p[j] == '\0' ||
+		    strchr(specials, p[j]) == NULL); j++)
+			continue;
+		if (j > i) {
+			if (raw) {
+				memcpy(b->p + b->len, p + i, j - i);
+				n = j - i;
+			} else
+				n = kl_esc_text(b->p + b->len, b->size - b->len,
+				    p + i, j - i);
+			b->len += n;
+		}
+		if (j < len) {
+			b->p[b->len++] = '\\';
+			b->p[b->len++] = (char)p[j++];
+		}
+	}
+	b->p[b->len] = '\0';
+}
+
+/*
+ * Escape a name for text output: {, } and \ get a backslash, the rest as
+ * print_text_esc(); with raw set only those three are escaped (for -0).
+ */
+const char *
+print_name_esc(struct buf *b, const void *s, size_t len, int raw)
+{
+	b->len = 0;
+	name_append(b, s, len, "{}\\", raw);
+	return (b->p);
+}
+
+/* The text name of a unit: path{member}{inner}..., escaped, in b. */
+const char *
+print_unit_name(struct buf *b, const char *name, size_t namelen,
+    const char *const *members, size_t nmembers)
+{
+	size_t	i;
+
+	b->len = 0;
+	name_append(b, (const uint8_t *)name, namelen, "{}\\", 0);
+	for (i = 0; i < nmembers; i++) {
+		name_append(b, (const uint8_t *)"{", 1, "", 1);
+		name_append(b, (const uint8_t *)members[i], strlen(members[i]),
+		    "{}\\", 0);
+		name_append(b, (const uint8_t *)"}", 1, "", 1);
+	}
+	return (b->p);
+}
+
+/* Set what out_check() does when standard output cannot be written. */
+void
+out_on_failure(void (*fn)(int))
+{
+	log_out_failed = fn;
+}
+
+/* Stop quietly or with an error as soon as stdout cannot be written. */
+void
+out_check(void)
+{
+	if (ferror(stdout))
+		log_out_failed(errno);
 }

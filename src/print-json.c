@@ -291,10 +291,8 @@ json_fingerprint(const struct kl_finding *f)
 /* A finding event. */
 static void
 json_finding(const struct input *in, const struct kl_finding *f,
-    const char *sym)
+    const char *sym, const char *who, const char *why)
 {
-	const char	*who, *why;
-
 	json_type("finding");
 	json_path(in);
 	json_u64("line", f->line);
@@ -348,7 +346,7 @@ json_finding(const struct input *in, const struct kl_finding *f,
 
 		json_callsites(r, callsite_find(f, r, CALLSITES_MAX));
 	}
-	if ((who = live_who(in, f, &why)) != NULL) {
+	if (who != NULL) {
 		json_key("readable_by");
 		json_cstr(who);
 		json_key("readable_reason");

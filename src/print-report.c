@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kleakscan.h"
+#include "merge.h"
 
 #define REPORT_CALLSITES	4	/* call sites given per row */
 
@@ -55,6 +55,9 @@ static struct {
 	uint64_t		 baselined;	/* rows of the baseline */
 	uint64_t		 fresh;		/* rows not in it */
 	int			 done;		/* rows ranked and marked */
+	int			 leaked;	/* a leak was found */
+	struct mstate		*merged;	/* --merge: what the reports
+						   say */
 } rp;
 
 /* Give up on the report: out of memory. */
@@ -135,7 +138,7 @@ when(const struct kl_finding *f, char *ts, size_t hostoff)
 /* A finding: counted in its template's row of the unit. */
 static void
 rp_finding(const struct input *in, const struct kl_finding *f,
-    const char *sym)
+    const char *sym, const char *who, const char *why)
 {
 	const struct kl_leak_entry	*src;
 	struct kl_template		 t;
@@ -144,6 +147,8 @@ rp_finding(const struct input *in, const struct kl_finding *f,
 	size_t				 off = 0, len = 0;
 
 	(void)sym;
+	(void)who;
+	(void)why;
 	if (f->suppressed != KL_SUP_NONE)
 		return;
 	src = verdict_source(f->rule);
@@ -319,33 +324,6 @@ width(void)
 	return (WIDTH_DEFAULT);
 }
 
-/*
- * The likely conversion of a row's printk: %pK for file contents, %p
- * when every finding came from a boot with hashing off or a kernel
- * before v4.15 (which did not hash %p), else %px or %lx.
- */
-const char *
-report_conversion(const struct kl_report_row *r)
-{
-	size_t	i;
-	int	old = r->releases.n > 0;
-	unsigned maj, min;
-
-	if (r->t.tclass == KL_TC_FILE)
-		return ("%pK with kptr_restrict=0");
-	if (r->t.tclass == KL_TC_LAYOUT)
-		return ("%lx or %px (layout)");
-	if (r->unhashed == r->count)
-		return ("%p with hashing off (no_hash_pointers)");
-	for (i = 0; i < r->releases.n; i++)
-		if (sscanf(r->releases.v[i], "%u.%u", &maj, &min) != 2 ||
-		    maj > 4 || (maj == 4 && min >= 15))
-			old = 0;
-	if (old)
-		return ("%p before v4.15 (unhashed)");
-	return ("%px or %lx");
-}
-
 /* The text of a mask of regions: "text,direct-map". */
 static void
 regions_text(char *b, size_t size, unsigned mask)
@@ -370,20 +348,6 @@ arches_text(char *b, size_t size, uint32_t mask)
 		if (mask & (UINT32_C(1) << i))
 			n += (size_t)snprintf(b + n, size - n, "%s%s",
 			    n > 0 ? "," : "", kl_arch_name((enum kl_arch_id)i));
-}
-
-/* An example's line, masked unless --show-addresses (in b, len set). */
-const uint8_t *
-report_example_text(const struct kl_report_ex *e, struct buf *b)
-{
-	buf_reserve(b, e->textlen + 1);
-	if (e->textlen > 0)
-		memcpy(b->p, e->text, e->textlen);
-	b->p[e->textlen] = '\0';
-	b->len = e->textlen;
-	if (!rp.cli->show_addresses)
-		(void)kl_mask_addr((uint8_t *)b->p, b->len);
-	return ((const uint8_t *)b->p);
 }
 
 /* Print s cut to fit w columns (s is escaped: one byte, one column). */
@@ -549,37 +513,6 @@ text_rows(struct kl_report_row **row, size_t n, const struct totals *tot)
 	putchar('\n');
 }
 
-/* Write a JSON string (escaped), or "bytes" base64 when not UTF-8. */
-void
-report_json_str(const void *s, size_t n)
-{
-	struct buf	*b = &rp.esc;
-	size_t		 k;
-
-	if (s == NULL) {
-		fputs("null", stdout);
-		return;
-	}
-	if (!kl_utf8_valid(s, n)) {
-		k = kl_base64(NULL, 0, s, n);
-		buf_reserve(b, k + 1);
-		(void)kl_base64(b->p, b->size, s, n);
-		printf("{\"bytes\":\"%s\"}", b->p);
-		return;
-	}
-	k = kl_esc_json(NULL, 0, s, n);
-	buf_reserve(b, k + 1);
-	(void)kl_esc_json(b->p, b->size, s, n);
-	printf("\"%s\"", b->p);
-}
-
-/* Write a C string as JSON, or null. */
-static void
-jcstr(const char *s)
-{
-	report_json_str(s, s != NULL ? strlen(s) : 0);
-}
-
 /* Write a JSON array of strings. */
 static void
 jset(const struct kl_strset *s)
@@ -590,34 +523,9 @@ jset(const struct kl_strset *s)
 	for (i = 0; i < s->n; i++) {
 		if (i > 0)
 			putchar(',');
-		jcstr(s->v[i]);
+		report_json_cstr(s->v[i]);
 	}
 	putchar(']');
-}
-
-/* Write an example object. */
-void
-report_json_example(const struct kl_report_ex *e)
-{
-	struct buf	 t = { NULL, 0, 0 };
-	const uint8_t	*p;
-	size_t		 i;
-
-	fputs("{\"path\":", stdout);
-	jcstr(e->path);
-	fputs(",\"members\":[", stdout);
-	for (i = 0; i < e->nmembers; i++) {
-		if (i > 0)
-			putchar(',');
-		jcstr(e->members[i]);
-	}
-	printf("],\"line\":%" PRIu64 ",\"timestamp\":", e->line);
-	jcstr(e->ts);
-	fputs(",\"line_text\":", stdout);
-	p = report_example_text(e, &t);
-	report_json_str(p, t.len);
-	printf(",\"line_cut\":%s}", e->cut ? "true" : "false");
-	buf_free(&t);
 }
 
 /*
@@ -642,13 +550,13 @@ json_callsite(const struct kl_report_row *r)
 		if (kl_srcidx_site(x, m[i].site, &s) != 0)
 			continue;
 		fputs(i > 0 ? ",{\"file\":" : "{\"file\":", stdout);
-		jcstr(s.file);
+		report_json_cstr(s.file);
 		printf(",\"line\":%" PRIu64 ",\"function\":", s.line);
-		jcstr(s.function[0] != '\0' ? s.function : NULL);
+		report_json_cstr(s.function[0] != '\0' ? s.function : NULL);
 		fputs(",\"format\":", stdout);
 		report_json_str(s.format, s.formatlen);
 		fputs(",\"conversion\":", stdout);
-		jcstr(m[i].conversion);
+		report_json_cstr(m[i].conversion);
 		printf(",\"exact\":%s}", s.exact ? "true" : "false");
 	}
 	putchar(']');
@@ -714,11 +622,11 @@ json_rows(struct kl_report_row **row, size_t n)
 		fputs(",\"releases\":", stdout);
 		jset(&r->releases);
 		fputs(",\"source\":", stdout);
-		jcstr(r->source);
+		report_json_cstr(r->source);
 		fputs(",\"fixed\":", stdout);
-		jcstr(r->fixed);
+		report_json_cstr(r->fixed);
 		fputs(",\"conversion\":", stdout);
-		jcstr(report_conversion(r));
+		report_json_cstr(report_conversion(r));
 		printf(",\"baselined\":%s,\"examples\":[",
 		    r->baselined ? "true" : "false");
 		report_json_example(&r->first);
@@ -781,7 +689,7 @@ rp_summary(const struct totals *t)
 	else if (rp.cli->json) {
 		json_rows(row, n);
 		merge_state_print(rp.cli, rp.all, t, log_errors(),
-		    run_leaked());
+		    rp.leaked, rp.merged);
 		print_json_summary_extra(json_summary_extra);
 		rp.json->summary(t);
 	} else
@@ -804,12 +712,23 @@ report_input_mark(void)
 		out_check();
 }
 
-/* --merge: the rows of b join the run's, in no order. */
+/*
+ * --merge: the rows of b join the run's, in no order; merged is what the
+ * merged reports say (their merge state).
+ */
 void
-report_adopt(const struct kl_report *b)
+report_adopt(const struct kl_report *b, struct mstate *merged)
 {
 	if (kl_report_merge_any(rp.all, b) == -1)
 		no_memory();
+	rp.merged = merged;
+}
+
+/* Was a leak found in this run (its merge state, at the summary)? */
+void
+report_leaked(int leaked)
+{
+	rp.leaked = leaked;
 }
 
 static const struct printer report_printer = {
@@ -821,6 +740,7 @@ const struct printer *
 print_report_init(const struct cli *cli)
 {
 	rp.cli = cli;
+	report_row_init(cli->show_addresses);
 	rp.json = print_json_init(cli);
 	rp.tmp = -1;
 	rp.saved = -1;

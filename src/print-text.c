@@ -36,89 +36,6 @@ static struct buf	 pt_esc;
 static struct buf	 pt_digits;
 static struct buf	 pt_name;
 
-/* Escape len bytes of s for a terminal into b; returns a C string. */
-const char *
-print_text_esc(struct buf *b, const void *s, size_t len)
-{
-	size_t	n;
-
-	buf_reserve(b, len + 1);
-	n = kl_esc_text(b->p, b->size, s, len);
-	if (n >= b->size) {
-		buf_reserve(b, n + 1);
-		n = kl_esc_text(b->p, b->size, s, len);
-		if (n >= b->size)
-			n = b->size - 1;
-	}
-	b->p[n] = '\0';
-	b->len = n;
-	return (b->p);
-}
-
-/*
- * Append len bytes of a name to b: the bytes in specials get a
- * backslash, the rest goes through kl_esc_text(), or raw with raw set.
- */
-static void
-name_append(struct buf *b, const uint8_t *p, size_t len, const char *specials,
-    int raw)
-{
-	size_t	i, j, n;
-
-	if (len > (SIZE_MAX - b->len - 1) / 4)
-		log_fatal("out of memory");
-	buf_reserve(b, b->len + 4 * len + 1);
-	for (i = 0; i < len; i = j) {
-		for (j = i; j < len && (p[j] == '\0' ||
-		    strchr(specials, p[j]) == NULL); j++)
-			continue;
-		if (j > i) {
-			if (raw) {
-				memcpy(b->p + b->len, p + i, j - i);
-				n = j - i;
-			} else
-				n = kl_esc_text(b->p + b->len, b->size - b->len,
-				    p + i, j - i);
-			b->len += n;
-		}
-		if (j < len) {
-			b->p[b->len++] = '\\';
-			b->p[b->len++] = (char)p[j++];
-		}
-	}
-	b->p[b->len] = '\0';
-}
-
-/*
- * Escape a name for text output: {, } and \ get a backslash, the rest as
- * print_text_esc(); with raw set only those three are escaped (for -0).
- */
-const char *
-print_name_esc(struct buf *b, const void *s, size_t len, int raw)
-{
-	b->len = 0;
-	name_append(b, s, len, "{}\\", raw);
-	return (b->p);
-}
-
-/* The text name of a unit: path{member}{inner}..., escaped, in b. */
-const char *
-print_unit_name(struct buf *b, const char *name, size_t namelen,
-    const char *const *members, size_t nmembers)
-{
-	size_t	i;
-
-	b->len = 0;
-	name_append(b, (const uint8_t *)name, namelen, "{}\\", 0);
-	for (i = 0; i < nmembers; i++) {
-		name_append(b, (const uint8_t *)"{", 1, "", 1);
-		name_append(b, (const uint8_t *)members[i], strlen(members[i]),
-		    "{}\\", 0);
-		name_append(b, (const uint8_t *)"}", 1, "", 1);
-	}
-	return (b->p);
-}
-
 /* Write s between an SGR sequence and a reset when color is on. */
 static void
 put_sgr(const char *sgr, const char *s)
@@ -231,9 +148,9 @@ severity_sgr(enum kl_severity s)
 /* Print one finding on one line. */
 static void
 text_finding(const struct input *in, const struct kl_finding *f,
-    const char *sym)
+    const char *sym, const char *who, const char *why)
 {
-	const char	*sgr, *who, *why;
+	const char	*sgr;
 	char		 what[128];
 
 	if (show_name(in)) {
@@ -281,7 +198,7 @@ text_finding(const struct input *in, const struct kl_finding *f,
 	}
 	if (f->flags & KL_F_UNHASHED)
 		fputs(" [unhashed]", stdout);
-	if ((who = live_who(in, f, &why)) != NULL)
+	if (who != NULL)
 		printf(" [%s%s%s]", who, why != NULL ? ": " : "",
 		    why != NULL ? why : "");
 	fputs("  ", stdout);
