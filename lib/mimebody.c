@@ -351,19 +351,6 @@ dec_byte(struct kl_mime *m, uint8_t c, const struct loc *l)
 	return (0);
 }
 
-/* The value of a hex digit, or -1. */
-static int
-hexv(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /* The location of stored byte i of the current line. */
 static void
 at(const struct kl_mime *m, size_t i, uint8_t kind, struct loc *l)
@@ -455,8 +442,8 @@ body_qp(struct kl_mime *m, const uint8_t *b, size_t n, size_t nl)
 		}
 		if (i + 1 == n)
 			return (0);		/* a soft line break */
-		if (i + 2 < n && (hi = hexv(b[i + 1])) >= 0 &&
-		    (lo = hexv(b[i + 2])) >= 0) {
+		if (i + 2 < n && (hi = kl_hex_value(b[i + 1])) >= 0 &&
+		    (lo = kl_hex_value(b[i + 2])) >= 0) {
 			at(m, i, KL_MIME_QP, &l);
 			if ((rc = dec_byte(m, (uint8_t)(hi << 4 | lo),
 			    &l)) != 0)

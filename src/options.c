@@ -379,19 +379,6 @@ parse_word(const char *opt, const char *s, const char *const *words)
 	return (-1);
 }
 
-/* The value of a hex digit, or -1. */
-static int
-hexdigit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
 /* Parse a 128-bit key written as 32 hex digits. */
 static int
 parse_key(const char *s, uint8_t key[16])
@@ -401,8 +388,8 @@ parse_key(const char *s, uint8_t key[16])
 	if (strlen(s) != 32)
 		return (-1);
 	for (i = 0; i < 16; i++) {
-		hi = hexdigit(s[2 * i]);
-		lo = hexdigit(s[2 * i + 1]);
+		hi = kl_hex_value((uint8_t)s[2 * i]);
+		lo = kl_hex_value((uint8_t)s[2 * i + 1]);
 		if (hi < 0 || lo < 0)
 			return (-1);
 		key[i] = (uint8_t)(hi << 4 | lo);

@@ -11,7 +11,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -157,18 +156,6 @@ json_begin(const struct input *in)
 	fputs("}\n", stdout);
 }
 
-/* Are the n bytes at p hex digits? */
-static int
-all_hex(const uint8_t *p, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (!isxdigit(p[i]))
-			return (0);
-	return (1);
-}
-
 /*
  * Write the digits lower-cased with 0x as the value; the number itself
  * when the text is words ("Kernel Offset: disabled": 0x0).
@@ -180,7 +167,7 @@ json_value(const struct kl_finding *f)
 	size_t	i, n;
 
 	if (f->text == NULL || f->textlen == 0 || f->textlen > 16 ||
-	    !all_hex(f->text, f->textlen)) {
+	    !kl_hex_all(f->text, f->textlen)) {
 		snprintf(v, sizeof(v), "0x%" PRIx64, f->value);
 		json_cstr(v);
 		return;

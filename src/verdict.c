@@ -139,23 +139,6 @@ static struct {
 						   take (kl_sink.line_first) */
 } vs;
 
-/* Is c a hex digit? */
-static int
-is_hex(uint8_t c)
-{
-	return ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F'));
-}
-
-/* The value of the hex digit c. */
-static unsigned
-hex_val(uint8_t c)
-{
-	if (c <= '9')
-		return (c - '0');
-	return ((c | 0x20) - 'a' + 10);
-}
-
 /* The entry of bases[] for leak source e, by its id, or -1. */
 static int
 base_by_id(const struct kl_leak_entry *e)
@@ -604,8 +587,8 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 	if (r == 1 && (p = memmem(m, n, lit, sizeof(lit) - 1)) != NULL) {
 		i = (size_t)(p - m) + sizeof(lit) - 1;
 		v = 0;
-		for (d = 0; i + d < n && d < 16 && is_hex(m[i + d]); d++)
-			v = v << 4 | hex_val(m[i + d]);
+		for (d = 0; i + d < n && d < 16 && kl_hex_value(m[i + d]) >= 0; d++)
+			v = v << 4 | (uint64_t)kl_hex_value(m[i + d]);
 		if (d > 0)
 			line_finding(l, i, d, v, KL_REGION_LAYOUT,
 			    "kernel-offset", "the panic notifier prints the KASLR "
