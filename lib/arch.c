@@ -591,7 +591,8 @@ struct arch_def {
 	const struct kl_arch_region	*rows;
 	const unsigned char		*rel;	/* REL_* per row, or NULL */
 	size_t				 n;
-	uint64_t			 kstart; /* lowest kernel-half address */
+	/* lowest kernel-half address */
+	uint64_t			 kstart;
 	uint64_t			 kend;	 /* highest address */
 };
 

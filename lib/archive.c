@@ -97,7 +97,8 @@ lvl_read(struct archive *a, void *arg, const void **bufp)
 		if (l->seek && l->fdpos != l->pos) {
 			if (lseek(c->fd, c->base + (off_t)l->pos, SEEK_SET) ==
 			    -1) {
-				kl_src_cause_set(c, KL_EIO, errno, "seek error: %s",
+				kl_src_cause_set(c, KL_EIO, errno,
+				    "seek error: %s",
 				    strerror(errno));
 				c->stop = ST_IO;
 				return (ARCHIVE_FATAL);
@@ -191,7 +192,8 @@ push(struct ictx *c, const char *name)
 
 /* A unit with no data that carries the pending cause, off bytes in. */
 void
-kl_arc_err_unit(struct ictx *c, const char *pending, const char *filter, uint64_t off)
+kl_arc_err_unit(struct ictx *c, const char *pending, const char *filter,
+    uint64_t off)
 {
 	struct kl_unit u;
 	struct kl_error e;
@@ -666,7 +668,8 @@ run_archive(struct ictx *c, struct lvl *l, size_t k, unsigned depth)
 			continue;
 		pushed = push(c, name);
 		if (archive_entry_is_encrypted(e)) {
-			kl_src_cause_whole(c, "%s: encrypted, no passphrase: not read",
+			kl_src_cause_whole(c,
+			    "%s: encrypted, no passphrase: not read",
 			    l->name);
 			kl_arc_err_unit(c, NULL, filter, 0);
 		} else
@@ -734,7 +737,8 @@ kl_arc_stream_pre(struct ictx *c, struct lvl *up, size_t k, size_t n,
 	if (l == NULL && kind == C_FILTER) {
 		/* Broken from the start: the unit it would have been. */
 		l = &c->lvl[k];
-		kl_arc_err_unit(c, derive(c, l, k, pending ? pending : kl_src_inner_name(c)),
+		kl_arc_err_unit(c, derive(c, l, k,
+		    pending ? pending : kl_src_inner_name(c)),
 		    l->name, 0);
 		return (S_UNIT);
 	}

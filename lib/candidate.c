@@ -82,8 +82,9 @@ hexval8(const uint8_t *p)
 		x = x << 8 | p[i];
 #endif
 	/* Each byte to its nibble: '0'-'9' keep it, letters (bit 6) add 9. */
-	x = (x & 0x0f0f0f0f0f0f0f0fULL) + 9 * ((x >> 6) & 0x0101010101010101ULL);
-	/* Pairs, quads, then all eight, the first digit the most significant. */
+	x = (x & 0x0f0f0f0f0f0f0f0fULL) +
+	    9 * ((x >> 6) & 0x0101010101010101ULL);
+	/* Pairs, quads, then all eight, first digit the most significant. */
 	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffULL;
 	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffULL;
 	x = ((x << 16) | (x >> 32)) & 0x00000000ffffffffULL;

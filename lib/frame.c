@@ -23,7 +23,8 @@
 /* clang-format off */
 #define FRAME_WIN	128	/* bytes a prefix may span */
 #define RFC5424_WIN	256	/* RFC 5424: long fields, SD-ELEMENTs */
-#define HOST_MAX	64	/* longest hostname in journal short-monotonic */
+/* longest hostname in journal short-monotonic */
+#define HOST_MAX	64
 
 /* A name and the number it stands for. */
 struct fr_name {

@@ -94,7 +94,8 @@ z_fail(struct lvl *l, struct inflate_state *s, int ret)
 			    want, s->crc);
 	} else if (l->members > 1 && l->mout == 0 &&
 	    (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD))
-		z_damage(l, "gzip: data after the end of the compressed stream");
+		z_damage(l,
+		    "gzip: data after the end of the compressed stream");
 	else
 		z_damage(l, "gzip decompression failed");
 }

@@ -115,7 +115,8 @@ struct ictx {
 	uint64_t			 max_member;	/* UINT64_MAX: none */
 	uint64_t			 max_total;
 	uint64_t			 max_ratio;
-	uint64_t			 disk;		/* st_size, 0: unknown */
+	/* st_size, 0: unknown */
+	uint64_t			 disk;
 	int				 seekable;
 	int64_t				 base;		/* fd offset at start */
 	uint64_t			 raw;		/* bytes read(2) */
@@ -124,7 +125,8 @@ struct ictx {
 	uint64_t			 expanded;
 	enum stop			 stop;
 	struct kl_error			 cause;		/* not reported yet */
-	int				 whole;		/* cause has no offset */
+	/* cause has no offset */
+	int				 whole;
 	const char			*chain[LVL_MAX + 1];
 	size_t				 nchain;
 	uint8_t				*chunk;

@@ -85,8 +85,8 @@
  * compressor in libarchive drops the output block it was filling when
  * its input breaks, so up to 64 KiB before a break in a compressed
  * stream may be missing (not for gzip inflated by ISA-L, which hands
- * out every byte it could inflate).  On a non-blocking descriptor, EAGAIN ends the
- * input (/dev/kmsg opened O_NONBLOCK).
+ * out every byte it could inflate).  On a non-blocking descriptor,
+ * EAGAIN ends the input (/dev/kmsg opened O_NONBLOCK).
  * libarchive leaves gzip CRCs unchecked: they are checked here (CRC-32
  * of the output against the last member's trailer, when its length
  * field matches the output length, so multi-member files never give a
@@ -236,7 +236,8 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 		kl_arc_err_unit(c, NULL, NULL, 0);
 	else if (n == 0 && c->cause.code != KL_EOK)
 		; /* The input cannot be read at all: the -1 return says so. */
-	else if (nothread || kl_sniff_container(c->pre[0], n, &code) == C_NONE ||
+	else if (nothread ||
+	    kl_sniff_container(c->pre[0], n, &code) == C_NONE ||
 	    piped(c, n) < 0)
 		(void)kl_arc_stream_pre(c, NULL, 0, n, 0, NULL, NULL);
 	if (c->stop == ST_CB)

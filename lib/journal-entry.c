@@ -286,7 +286,10 @@ kl_jent_end_field(struct kl_journal *j)
 		j->f = f;
 		j->fcap = cap;
 	}
-	/* kl_jent_start_field() and kl_jent_put() kept a byte of the limit for this NUL */
+	/*
+	 * kl_jent_start_field() and kl_jent_put() kept a byte of the limit
+	 * for this NUL
+	 */
 	if (grow(j, 1) == -1)
 		return (-1);
 	j->arena[j->alen] = '\0';

@@ -34,8 +34,9 @@ exp_text_start(struct kl_journal *j, uint64_t voff)
 		j->store = 0;
 		j->infield = 0;
 		j->named = 0;
-		return (kl_jent_report(j, "invalid field name \"%s\" at offset %"
-		    PRIu64 "; field dropped", kl_jent_name_esc(j, nb, sizeof(nb)),
+		return (kl_jent_report(j,
+		    "invalid field name \"%s\" at offset %" PRIu64
+		    "; field dropped", kl_jent_name_esc(j, nb, sizeof(nb)),
 		    j->koff));
 	}
 	if ((rc = kl_jent_commit_name(j)) != 0)
@@ -58,7 +59,8 @@ exp_name_end(struct kl_journal *j)
 	}
 	kl_jent_open_entry(j, j->koff);
 	if (!kl_jent_name_valid(j)) {
-		rc = kl_jent_report(j, "invalid field name \"%s\" at offset %" PRIu64
+		rc = kl_jent_report(j,
+		    "invalid field name \"%s\" at offset %" PRIu64
 		    "; skipping to the next blank line",
 		    kl_jent_name_esc(j, nb, sizeof(nb)), j->koff);
 		if (rc == 0)
@@ -125,7 +127,8 @@ exp_len(struct kl_journal *j, uint64_t doff)
 		j->infield = 0;
 		return (kl_jent_report(j, "binary field %s at offset %" PRIu64
 		    ": length %" PRIu64 " exceeds the %u MiB entry limit; "
-		    "field skipped", kl_jent_name_esc(j, nb, sizeof(nb)), j->koff, n,
+		    "field skipped", kl_jent_name_esc(j, nb, sizeof(nb)),
+		    j->koff, n,
 		    KL_JOURNAL_ENTRY_MAX >> 20));
 	}
 	if (j->store && !kl_jent_fits(j, (size_t)n))
@@ -144,9 +147,11 @@ exp_no_lf(struct kl_journal *j, uint8_t c, uint64_t o)
 		j->alen = j->cur.data;
 	j->store = 0;
 	j->infield = 0;
-	rc = kl_jent_report(j, "binary field %s at offset %" PRIu64 ": %s at offset %"
+	rc = kl_jent_report(j, "binary field %s at offset %" PRIu64
+	    ": %s at offset %"
 	    PRIu64 " after its %" PRIu64 " bytes of data, not a newline; "
-	    "skipping to the next blank line", kl_jent_name_esc(j, nb, sizeof(nb)),
+	    "skipping to the next blank line",
+	    kl_jent_name_esc(j, nb, sizeof(nb)),
 	    j->koff, kl_jent_byte_esc(c, cb, sizeof(cb)), o, j->blen);
 	if (rc == 0)
 		rc = kl_jent_cut(j);
@@ -291,8 +296,10 @@ kl_jexp_end(struct kl_journal *j)
 		if (j->klen == 0)
 			break;
 		kl_jent_open_entry(j, j->koff);
-		rc = kl_jent_report(j, "the stream ends inside field name \"%s\" at "
-		    "offset %" PRIu64, kl_jent_name_esc(j, nb, sizeof(nb)), j->koff);
+		rc = kl_jent_report(j,
+		    "the stream ends inside field name \"%s\" at "
+		    "offset %" PRIu64, kl_jent_name_esc(j, nb, sizeof(nb)),
+		    j->koff);
 		if (rc == 0)
 			rc = kl_jent_cut(j);
 		break;
@@ -303,8 +310,10 @@ kl_jexp_end(struct kl_journal *j)
 		rc = kl_jent_end_field(j);
 		break;
 	case E_BLEN:
-		rc = kl_jent_report(j, "the stream ends inside the length of binary "
-		    "field %s at offset %" PRIu64, kl_jent_name_esc(j, nb, sizeof(nb)),
+		rc = kl_jent_report(j,
+		    "the stream ends inside the length of binary "
+		    "field %s at offset %" PRIu64,
+		    kl_jent_name_esc(j, nb, sizeof(nb)),
 		    j->koff);
 		if (rc == 0)
 			rc = kl_jent_cut(j);

@@ -65,7 +65,8 @@ struct kl_journal {
 	int			 stopped;
 	int			 failed;	/* out of memory: dead */
 	int			 ended;
-	struct kl_error		*err;		/* the caller's, during a call */
+	/* the caller's, during a call */
+	struct kl_error		*err;
 	const uint8_t		*b0;		/* the piece being fed */
 	uint64_t		 base;		/* stream offset of b0[0] */
 	uint64_t		 line;		/* line of the byte at hand */
@@ -92,7 +93,8 @@ struct kl_journal {
 	uint64_t		 kline;		/* its line */
 	size_t			 name;		/* arena offset of the name */
 	int			 named;		/* name is in the arena */
-	int			 store;		/* the value goes to the arena */
+	/* the value goes to the arena */
+	int			 store;
 	struct fld		 cur;
 
 	/* Export. */
@@ -100,18 +102,22 @@ struct kl_journal {
 	unsigned		 nlenb;
 	uint64_t		 blen;
 	uint64_t		 need;
-	int			 bol;		/* 1 at a line start, 2 after CR */
+	/* 1 at a line start, 2 after CR */
+	int			 bol;
 
 	/* JSON. */
 	int			 key;		/* the string is a name */
 	int			 mdrop;		/* member dropped (bad name) */
 	int			 esc;		/* the string had an escape */
-	int			 depth;		/* 0 member, 1 array, 2 nested */
+	/* 0 member, 1 array, 2 nested */
+	int			 depth;
 	int			 akind;		/* A_* of the outer array */
-	int			 infield;	/* cur is a field being filled */
+	/* cur is a field being filled */
+	int			 infield;
 	uint64_t		 aoff;		/* offset of the array's '[' */
 	uint32_t		 u;
-	uint32_t		 uhi;		/* pending high surrogate, or 0 */
+	/* pending high surrogate, or 0 */
+	uint32_t		 uhi;
 	unsigned		 nu;
 	char			 lit[LIT_MAX];
 	unsigned		 nlit;

@@ -138,8 +138,9 @@ jkey_done(struct kl_journal *j)
 	if (!kl_jent_name_valid(j)) {
 		j->mdrop = 1;
 		j->partial = 1;
-		return (kl_jent_report(j, "invalid field name \"%s\" at offset %"
-		    PRIu64 "; member dropped", kl_jent_name_esc(j, nb, sizeof(nb)),
+		return (kl_jent_report(j,
+		    "invalid field name \"%s\" at offset %" PRIu64
+		    "; member dropped", kl_jent_name_esc(j, nb, sizeof(nb)),
 		    j->koff));
 	}
 	return (kl_jent_commit_name(j));
@@ -636,7 +637,8 @@ kl_json_end(struct kl_journal *j)
 
 	if (!j->open || j->st == J_TOP || j->st == J_SKIP)
 		return (0);
-	rc = kl_jent_report(j, "the stream ends inside the entry (truncated object)");
+	rc = kl_jent_report(j,
+	    "the stream ends inside the entry (truncated object)");
 	/* what was read of a value being read is delivered */
 	if (rc == 0 && !j->key && (j->st == J_STR || j->st == J_ESC ||
 	    j->st == J_HEX || j->st == J_LOW_BS || j->st == J_LOW_U ||

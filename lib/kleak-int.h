@@ -20,8 +20,10 @@
 #define KL_C_HEX	0x01	/* 0-9 a-f A-F */
 #define KL_C_ALNUM	0x02	/* 0-9 a-z A-Z (a token boundary is not this) */
 #define KL_C_WORD	0x04	/* 0-9 a-z A-Z _: a label word */
-#define KL_C_LABELSEP	0x08	/* space tab : [ < ( =: between label and value */
-#define KL_C_DUMP	0x10	/* hex digits, space, X < > ( ): a hex dump row */
+/* space tab : [ < ( =: between label and value */
+#define KL_C_LABELSEP	0x08
+/* hex digits, space, X < > ( ): a hex dump row */
+#define KL_C_DUMP	0x10
 extern const uint8_t kl_ctype[256];
 
 /* Is c an ASCII letter or digit? */
@@ -155,7 +157,6 @@ int	 kl_mime_body_line(struct kl_mime *, const uint8_t *, size_t, size_t);
 int	 kl_mime_part_end(struct kl_mime *);
 int	 kl_mime_damage(struct kl_mime *, unsigned, const char *);
 int	 kl_mime_begin_now(struct kl_mime *);
-
 
 /* detect.c: the evidence of --arch auto, recorded by detect-line.c. */
 /* struct kl_detect.flags: facts that are final, and pending work. */

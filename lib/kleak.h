@@ -34,7 +34,8 @@ struct kl_error {
 	enum kl_errcode	 code;
 	int		 errnum;	/* errno, or 0 */
 	uint64_t	 line;		/* 1-based input line, 0 when none */
-	char		 msg[256];	/* lower-case text, no trailing newline */
+	/* lower-case text, no trailing newline */
+	char		 msg[256];
 };
 
 /* Regions of the kernel address space a value can fall in. */
@@ -74,7 +75,8 @@ enum kl_confidence {
 /* Why a candidate token is not reported as a leak. */
 enum kl_suppress {
 	KL_SUP_NONE = 0,
-	KL_SUP_NOT_KERNEL,	/* user range, non-canonical, below the kernel */
+	/* user range, non-canonical, below the kernel */
+	KL_SUP_NOT_KERNEL,
 	KL_SUP_HOLE,		/* inside the kernel half, in a layout hole */
 	KL_SUP_HASHED,		/* hashed %p: 00000000xxxxxxxx on 64-bit */
 	KL_SUP_NULL,
@@ -87,8 +89,10 @@ enum kl_suppress {
 	KL_SUP_IPV6,		/* part of an IPv6 address */
 	KL_SUP_HEXDUMP,		/* part of a byte dump (%ph, Code:) */
 	KL_SUP_HASH,		/* part of a longer hash or id */
-	KL_SUP_CONTEXT_ONLY,	/* arch cannot classify values (s390x, sparc64) */
-	KL_SUP_CONSTANT,	/* a link-time layout constant (Kernel Offset:) */
+	/* arch cannot classify values (s390x, sparc64) */
+	KL_SUP_CONTEXT_ONLY,
+	/* a link-time layout constant (Kernel Offset:) */
+	KL_SUP_CONSTANT,
 	KL_SUP_COUNT
 };
 
@@ -148,7 +152,8 @@ struct kl_arch {
 	const char	*descr;		/* one line for --list-arches */
 	unsigned	 bits;		/* 32 or 64: tokens are bits/4 digits */
 	unsigned	 flags;		/* KL_ARCH_* */
-	uint64_t	 page_offset;	/* default PAGE_OFFSET (32-bit splits) */
+	/* default PAGE_OFFSET (32-bit splits) */
+	uint64_t	 page_offset;
 	uint64_t	 text_base;	/* default _text without KASLR */
 	uint64_t	 kaslr_align;	/* KASLR step, 0 when none */
 };
@@ -168,8 +173,10 @@ struct kl_region_hit {
 	enum kl_region			 region;	/* NONE if not kernel */
 	enum kl_severity		 severity;
 	unsigned			 flags;		/* row flags */
-	enum kl_suppress		 reason;	/* NOT_KERNEL, HOLE, VSYSCALL */
-	enum kl_arch_id			 arch;		/* profile that matched */
+	/* NOT_KERNEL, HOLE, VSYSCALL */
+	enum kl_suppress		 reason;
+	/* profile that matched */
+	enum kl_arch_id			 arch;
 	const struct kl_arch_region	*row;		/* NULL when none */
 };
 
@@ -187,7 +194,8 @@ struct kl_ctx {
 	size_t		 tok;		/* first hex digit, index into msg */
 	size_t		 toklen;	/* number of hex digits */
 	int		 prefix;	/* 0x or 0X before the digits */
-	int		 msg_head;	/* msg starts at the real message start */
+	/* msg starts at the real message start */
+	int		 msg_head;
 };
 
 /* The decision on one candidate token. */
@@ -266,7 +274,8 @@ struct kl_options {
 	uint64_t		 page_offset;	/* 0: profile default */
 	enum kl_format		 format;
 	enum kl_engine_kind	 engine;
-	size_t			 window;	/* bytes kept per line; 0: 1 MiB */
+	/* bytes kept per line; 0: 1 MiB */
+	size_t			 window;
 	int			 suppressed;	/* report suppressed too */
 };
 
@@ -286,7 +295,8 @@ struct kl_token {
 /* One reported token (a leak, or a suppressed look-alike). */
 struct kl_finding {
 	uint64_t		 line;
-	uint64_t		 column;	/* of the first digit after 0x */
+	/* of the first digit after 0x */
+	uint64_t		 column;
 	uint64_t		 offset;	/* byte offset of that digit */
 	uint64_t		 value;
 	const uint8_t		*text;		/* the digits as printed */
@@ -298,15 +308,16 @@ struct kl_finding {
 	enum kl_confidence	 confidence;
 	enum kl_suppress	 suppressed;
 	const char		*rule;
-	const char		*note;		/* why the rule leaks, or NULL */
+	/* why the rule leaks, or NULL */
+	const char		*note;
 	unsigned		 boot;		/* boot segment, 0-based */
 	unsigned		 flags;		/* KL_F_* */
 	const uint8_t		*ltext;		/* the line, or the kept part */
 	size_t			 llen;
 	uint64_t		 lcol;		/* 1-based column of ltext[0] */
 	const struct kl_record	*record;	/* journal field, or NULL */
-	size_t			 lmsg;		/* message start in ltext (0 when
-						   KL_F_HEAD_CUT cut it off) */
+	/* message start in ltext (0 when KL_F_HEAD_CUT cut it off) */
+	size_t			 lmsg;
 };
 
 /*
@@ -314,7 +325,8 @@ struct kl_finding {
  * count within the field's value, offsets are in the unit (the stream).
  */
 struct kl_record {
-	uint64_t	 offset;	/* unit offset of the value's first byte */
+	/* unit offset of the value's first byte */
+	uint64_t	 offset;
 	uint64_t	 entry;		/* entry index in the unit, 0-based */
 	const char	*field;		/* field name, NUL-terminated */
 	const char	*cursor;	/* __CURSOR of the entry, or NULL */
@@ -440,8 +452,9 @@ void		 kl_detect_finish(struct kl_detect *);
 int		 kl_detect_report(const uint8_t *, size_t);
 
 /* classify.c */
-void		 kl_classify(const struct kl_layout *, const struct kl_anchors *,
-		     const struct kl_ctx *, uint64_t, struct kl_verdict *);
+void		 kl_classify(const struct kl_layout *,
+		     const struct kl_anchors *, const struct kl_ctx *, uint64_t,
+		     struct kl_verdict *);
 void		 kl_anchors_add(struct kl_anchors *, enum kl_region, uint64_t);
 const char	*kl_suppress_name(enum kl_suppress);
 
@@ -455,7 +468,8 @@ size_t		 kl_mail_spaces(uint8_t *, size_t);
 int		 kl_mail_suspect(const uint8_t *, size_t);
 
 /* mime.c: mail containers (mbox, a message) and MIME bodies */
-#define KL_MIME_LINE_MAX	(64u << 10)	/* longer stored lines are cut */
+/* longer stored lines are cut */
+#define KL_MIME_LINE_MAX	(64u << 10)
 #define KL_MIME_DEPTH		16		/* nested multiparts */
 #define KL_MIME_ID_MAX		256		/* bytes of a Message-ID kept */
 /* What kl_mime_sniff() saw. */
@@ -563,7 +577,8 @@ struct kl_limits {
 					   unlimited */
 	uint64_t	 max_ratio;	/* expanded bytes per input byte: 4000,
 					   checked past 64 MiB expanded */
-	uint64_t	 max_total;	/* expanded bytes per input: unlimited */
+	/* expanded bytes per input: unlimited */
+	uint64_t	 max_total;
 };
 #define KL_INPUT_DEPTH_MAX 64	/* largest max_depth kl_input_fd() takes */
 
@@ -579,7 +594,8 @@ enum kl_unit_kind {
 /* A unit: a file, stdin, or a member (of a member ...) of an archive. */
 struct kl_unit {
 	const char		*path;		/* the input's display name */
-	const char *const	*members;	/* member chain, outermost first */
+	/* member chain, outermost first */
+	const char *const	*members;
 	size_t			 nmembers;
 	enum kl_unit_kind	 kind;
 	const char		*filter;	/* "gzip", "xz", ... or NULL */
@@ -1047,7 +1063,8 @@ struct kl_srcidx *kl_srcidx_open(const char *, const char *, int *,
 enum kl_tclass {
 	KL_TC_POINTER = 0,	/* a message printing a pointer: a call site */
 	KL_TC_LEAK_SOURCE,	/* a known leak source of data/leak-sources */
-	KL_TC_REPORT,		/* KASAN, KFENCE, SLUB, kmemleak, lockdep, oops */
+	/* KASAN, KFENCE, SLUB, kmemleak, lockdep, oops */
+	KL_TC_REPORT,
 	KL_TC_REGISTER,		/* a register dump */
 	KL_TC_FRAME,		/* a stack-trace frame */
 	KL_TC_FILE,		/* a file's content: kallsyms, /proc files */
@@ -1127,7 +1144,8 @@ struct kl_report_ex {
 	char		*ts;		/* or NULL */
 	uint8_t		*text;
 	size_t		 textlen;
-	int		 cut;		/* text longer than KL_REPORT_TEXT_MAX */
+	/* text longer than KL_REPORT_TEXT_MAX */
+	int		 cut;
 	uint64_t	 ord;		/* its input's place in the listing */
 };
 

@@ -211,7 +211,8 @@ build_groups(struct kl_leakdb *db, struct kl_error *err)
 		pa = pb = 0;
 		for (a = 0; a < ng; a++)
 			for (b = a + 1; b < ng; b++) {
-				pu = popcount_or(&sig[a * wk], &sig[b * wk], wk);
+				pu = popcount_or(&sig[a * wk], &sig[b * wk],
+				    wk);
 				cost = (pu - popcount_words(&sig[a * wk], wk)) *
 				    cnt[a] + (pu - popcount_words(&sig[b * wk],
 				    wk)) * cnt[b];
@@ -603,7 +604,8 @@ check_keys(struct kl_leakmatch *m, size_t q, const uint8_t *msg, size_t len)
 		    memcmp(msg + start, k->s, k->len) != 0)
 			continue;
 		for (j = 0; j < k->nent; j++)
-			m->run[k->ent[j] / 64] |= (uint64_t)1 << (k->ent[j] % 64);
+			m->run[k->ent[j] / 64] |=
+			    (uint64_t)1 << (k->ent[j] % 64);
 		found = 1;
 	}
 	return (found);

@@ -153,6 +153,7 @@ skip_dots(const char *p)
 	}
 }
 
+/* p relative to the captured system's root, or NULL for the top dir. */
 const char *
 kl_live_relpath(const char *p)
 {

@@ -61,7 +61,8 @@ struct seg {
 	uint64_t	 col;		/* its 1-based stored column */
 	uint32_t	 len;
 	uint8_t		 kind;		/* enum kl_mime_kind */
-	uint8_t		 sub;		/* B64: index of the first in its quad */
+	/* B64: index of the first in its quad */
+	uint8_t		 sub;
 };
 
 /* A stored location, for one decoded byte. */
@@ -98,7 +99,8 @@ struct kl_mime {
 	size_t			 llen;
 	uint64_t		 off;		/* stored offset of lbuf[0] */
 	uint64_t		 line;		/* its stored line, 1-based */
-	uint64_t		 col;		/* its column (a cut line: > 1) */
+	/* its column (a cut line: > 1) */
+	uint64_t		 col;
 	int			 prev_blank;	/* the last line was empty */
 	int			 stopped;
 	/* the message */
@@ -134,7 +136,8 @@ struct kl_mime {
 	/* the decoded line, and the map */
 	uint8_t			*dbuf;
 	size_t			 dlen;
-	uint64_t		 dec;		/* decoded offset of dbuf[0]+dlen */
+	/* decoded offset of dbuf[0]+dlen */
+	uint64_t		 dec;
 	struct seg		*segs;
 	size_t			 nseg;
 	size_t			 seg0;		/* first kept */

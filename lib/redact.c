@@ -158,7 +158,8 @@ replacement(const struct kl_redact *r, const struct kl_finding *f,
 	int upper = 0, len;
 
 	if (n != 8 && n != 16) {
-		memset(d, '0', n);	/* no pointer width: zeros all the same */
+		/* no pointer width: zeros all the same */
+		memset(d, '0', n);
 		return;
 	}
 	if (r->o.style == KL_REDACT_ZERO) {

@@ -76,14 +76,16 @@ struct kl_scan {
 	void			*md;		/* PCRE2 match data */
 	int			 stopped;
 
-	uint8_t			*buf;		/* the window, or the fed bytes */
+	/* the window, or the fed bytes */
+	uint8_t			*buf;
 	uint8_t			*win;		/* the window's memory */
 	size_t			 cap;
 	size_t			 len;
 	size_t			 done;		/* scanned up to here */
 	uint64_t		 base;		/* offset of buf[0] in unit */
 	int			 skip_alnum;	/* inside an over-long run */
-	size_t			 inplace;	/* buf is the caller's: window cap */
+	/* buf is the caller's: window cap */
+	size_t			 inplace;
 
 	/* No run of 8 hex digits starts in buf[runfrom, run) (fast engine). */
 	int			 runok;
@@ -92,7 +94,8 @@ struct kl_scan {
 	size_t			 runlim;	/* sc->len when it was sought */
 
 	/* The current line. */
-	size_t			 ls;		/* its start in buf, or NO_LINE */
+	/* its start in buf, or NO_LINE */
+	size_t			 ls;
 	uint64_t		 ls_abs;	/* its start in the unit */
 	uint64_t		 lineno;
 	int			 framed;
@@ -109,7 +112,8 @@ struct kl_scan {
 	uint64_t		 seg_first;	/* first line of the segment */
 	uint64_t		 seg_off;	/* ... its unit offset */
 	struct kl_detect	 det;
-	enum kl_arch_id		 arch;		/* decided arch, AUTO: pending */
+	/* decided arch, AUTO: pending */
+	enum kl_arch_id		 arch;
 	unsigned		 widths;	/* arch_widths(arch) */
 	int			 decided;
 	enum kl_arch_id		 prior;		/* last decided arch of unit */
@@ -133,7 +137,8 @@ struct kl_scan {
 	size_t			 arenalen;
 	size_t			 arenacap;
 
-	const struct kl_record	*rec;		/* journal field being scanned */
+	/* journal field being scanned */
+	const struct kl_record	*rec;
 
 	struct kl_stats		 st;
 	struct kl_token		 toks[TOKS];
@@ -660,7 +665,8 @@ frame_line(struct kl_scan *sc, size_t avail)
 	if (fr.boot) {
 		if (sc->seg_banner)
 			newseg = 1;
-	} else if (fr.has_ts && sc->have_ts && fr.ts_us + 1000000 < sc->last_ts &&
+	} else if (fr.has_ts && sc->have_ts &&
+	    fr.ts_us + 1000000 < sc->last_ts &&
 	    fr.ts_us < 10000000)
 		newseg = 1;
 	if (newseg && new_segment(sc, sc->lineno - 1, sc->ls_abs) != 0)
@@ -880,15 +886,17 @@ process(struct kl_scan *sc, int final, struct kl_error *err)
 
 	for (;;) {
 		if (sc->skip_alnum) {
-			/* The rest of an over-long run: no token can start here. */
-			while (sc->done < sc->len && kl_isalnum(sc->buf[sc->done]))
+			/* Rest of an over-long run: no token can start here. */
+			while (sc->done < sc->len &&
+			    kl_isalnum(sc->buf[sc->done]))
 				sc->done++;
 			if (sc->done < sc->len)
 				sc->skip_alnum = 0;
 		}
 		nl = NULL;
 		if (sc->done < sc->len)
-			nl = memchr(sc->buf + sc->done, '\n', sc->len - sc->done);
+			nl = memchr(sc->buf + sc->done, '\n',
+			    sc->len - sc->done);
 		if (nl != NULL) {
 			c = (size_t)(nl - sc->buf);
 			if (sc->inplace && c - sc->ls >= sc->inplace)

@@ -205,7 +205,7 @@ sniff_binary(const uint8_t *b, size_t n)
 		else if (c >= 0x80) {
 			k = utf8_len(b + i, n - i);
 			if (k == 0) {
-				/* A sequence cut by the prefix end is no sign. */
+				/* A sequence cut by the prefix end: no sign. */
 				if (n - i >= 4)
 					pts4++;
 				k = 1;

@@ -93,7 +93,8 @@ lex_space(struct lex *l, int newlines)
 		else if (c == '\n' && newlines) {
 			l->line++;
 			l->i++;
-		} else if (c == '\\' && l->i + 1 < l->n && b[l->i + 1] == '\n') {
+		} else if (c == '\\' && l->i + 1 < l->n &&
+		    b[l->i + 1] == '\n') {
 			l->line++;
 			l->i += 2;
 		} else if (c == '/' && l->i + 1 < l->n && b[l->i + 1] == '*') {
@@ -255,7 +256,7 @@ kl_srcidx_emit(struct lex *l, size_t skip, int cont)
 			ps += 2;
 		if (e > ps && has_conv(f + ps, e - ps)) {
 			if (l->func == FUNC_PENDING) {
-				/* Names are kept only for functions with sites. */
+				/* Names kept only for functions with sites. */
 				if ((off = kl_srcidx_arena_add(x, l->b + l->fs,
 				    l->fl)) < 0)
 					return (-1);

@@ -281,7 +281,8 @@ parse_line(struct parse *p, const uint8_t *b, size_t n)
 		return (0);
 	while (i < n && i < 16 && kl_isxdigit(b[i])) {
 		addr = addr << 4 |
-		    (uint64_t)(b[i] <= '9' ? b[i] - '0' : (b[i] | 0x20) - 'a' + 10);
+		    (uint64_t)(b[i] <= '9' ? b[i] - '0' :
+		    (b[i] | 0x20) - 'a' + 10);
 		i++;
 	}
 	if (i == 0 || n - i < 4 || b[i] != ' ' || b[i + 2] != ' ')
@@ -447,7 +448,8 @@ sym_sort(struct sym *s, size_t n, const char *pool)
 		for (a = i + 1; a < r; a++) {
 			struct sym v = s[a];
 
-			for (b = a; b > i && sym_cmp(&s[b - 1], &v, pool) > 0; b--)
+			for (b = a; b > i && sym_cmp(&s[b - 1], &v, pool) > 0;
+			    b--)
 				s[b] = s[b - 1];
 			s[b] = v;
 		}

@@ -68,7 +68,8 @@ struct tkey {
 #define TK(s, r, sl) { (s), sizeof(s) - 1, (r), (sl) }
 static const struct tkey tkeys[] = {
 	TK("Comm: ", 0, 0), TK("comm: ", 0, 0), TK("comm=", 0, 0),
-	TK("by task ", 0, 1), TK("held by ", 0, 1), TK("Process ", 0, 1), TK("task ", 0, 1),
+	TK("by task ", 0, 1), TK("held by ", 0, 1), TK("Process ", 0, 1),
+	TK("task ", 0, 1),
 	TK("the cache ", 0, 0), TK("in cache ", 0, 0), TK("Not tainted ", 1, 0),
 	TK("Tainted: ", 1, 0),
 };
@@ -481,7 +482,8 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 			i = src_loc(p, n, e);
 			continue;
 		}
-		if (wb && p[i] == '0' && i + 2 < n && (p[i + 1] | 0x20) == 'x' &&
+		if (wb && p[i] == '0' && i + 2 < n &&
+		    (p[i + 1] | 0x20) == 'x' &&
 		    kl_isxdigit(p[i + 2])) {
 			j = hex_end(p, n, i + 2);
 			if (j == n || !is_word(p[j])) {

@@ -111,8 +111,9 @@ str(struct jp *j, char *out, size_t size, size_t *n)
 			if (c == 'u') {
 				for (i = 0; i < 4; i++)
 					if (j->p >= j->e || strchr(
-					    "0123456789abcdefABCDEF", *j->p++) ==
-					    NULL || j->p[-1] == '\0')
+					    "0123456789abcdefABCDEF",
+					    *j->p++) == NULL ||
+					    j->p[-1] == '\0')
 						return (fail(j, "a bad \\u"));
 				c = '?';
 			} else if (strchr("\"\\/bfnrt", c) == NULL || c == '\0')

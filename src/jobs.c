@@ -58,7 +58,7 @@ struct job {
 	int		 w;		/* its worker, -1: a walk error */
 	int		 out;		/* stdout file, -1: written directly */
 	int		 err;		/* stderr file, -1: direct or in out */
-	int		 done;		/* its record came, or its worker died */
+	int		 done;		/* its record came or its worker died */
 	int		 have;		/* its record came */
 	int		 status;	/* the wait status of a dead worker */
 	struct jobres	 r;
@@ -89,7 +89,7 @@ union fdmsg {
 struct jobmsg {
 	int		 is_stdin;	/* one input, standard input */
 	int		 ninputs;	/* input fds, 1 to BATCH_MAX */
-	int		 nfds;		/* inputs, then stdout and stderr files */
+	int		 nfds;		/* inputs, then stdout, stderr files */
 	int		 has_path;	/* the names are paths */
 	uint32_t	 walked;	/* bit i: input i was met in a walk */
 	size_t		 namelen;	/* the names, with their NULs */
@@ -586,12 +586,12 @@ emit(void)
 		if (j->w == -1)
 			js.ops->error(js.ops->arg, j->path, j->line, j->msg);
 		else {
-			/* Its output is cut short: say so, and go no further. */
+			/* Its output is cut short: say so, go no further. */
 			if (j->have && j->r.tmp_errno != 0) {
 				e = j->r.tmp_errno;
 				stop_rest();
-				log_fatal("cannot write a temporary file in %s: "
-				    "%s", js.tmpdir, strerror(e));
+				log_fatal("cannot write a temporary file "
+				    "in %s: %s", js.tmpdir, strerror(e));
 			}
 			if (j->out != -1)
 				copy_out(j->out, STDOUT_FILENO, 1);

@@ -119,7 +119,8 @@ struct cli {
 struct input {
 	const char		*name;		/* input name, raw bytes */
 	size_t			 namelen;
-	const char *const	*members;	/* member chain, outermost first */
+	/* member chain, outermost first */
+	const char *const	*members;
 	size_t			 nmembers;
 	const char		*disp;		/* name{member}...: escaped */
 	int			 is_stdin;
@@ -127,8 +128,10 @@ struct input {
 	int			 skipped;	/* binary: not scanned */
 	unsigned		 errors;	/* errors on this input */
 	uint64_t		 leaks;		/* findings not suppressed */
-	uint64_t		 suppressed;	/* suppressed findings delivered */
-	uint64_t		 slides;	/* boot segments giving the slide */
+	/* suppressed findings delivered */
+	uint64_t		 suppressed;
+	/* boot segments giving the slide */
+	uint64_t		 slides;
 	uint64_t		 disclosed[KL_REGION_COUNT]; /* segments
 						   disclosing each region */
 };
@@ -248,7 +251,8 @@ struct unit {
 	struct kl_journal	*jr;		/* export and JSON units */
 	int			 open;		/* begun, not finished */
 	int			 dead;		/* no more data is scanned */
-	int			 cut;		/* cut short by the input layer */
+	/* cut short by the input layer */
+	int			 cut;
 	uint64_t		 bytes;		/* bytes of the unit seen */
 	uint64_t		 made[KL_REGION_COUNT]; /* findings that
 						   lines made (layout...) */
@@ -287,7 +291,7 @@ struct run {
 	enum stop		 stop;
 	int			 leaked;	/* a leak was found */
 	int			 jobs;		/* inputs go to workers */
-	int			 split;		/* ...an archive's members too */
+	int			 split;		/* ...archive members too */
 	struct totals		 tot;
 	struct kl_mime_ops	 mops;		/* mail containers */
 	int			 defer;		/* hold the next begin event */
@@ -314,7 +318,8 @@ void		 unit_native(const char *);
 int		 on_jerror(void *, const struct kl_error *);
 int		 on_begin(void *, const struct kl_unit *);
 int		 on_data(void *, const struct kl_unit *, const void *, size_t);
-int		 on_end(void *, const struct kl_unit *, const struct kl_error *);
+int		 on_end(void *, const struct kl_unit *,
+		     const struct kl_error *);
 int		 mail_place(const struct kl_finding *, struct kl_finding *);
 void		 mail_boot(const struct kl_boot *, struct kl_boot *);
 
@@ -349,8 +354,8 @@ int		 rewrite_data(const void *, size_t, struct kl_error *);
 int		 rewrite_settle(struct kl_scan *, struct kl_error *);
 int		 rewrite_settle_at(struct kl_scan *, uint64_t,
 		     struct kl_error *);
-int		 rewrite_finding(const struct input *, const struct kl_finding *,
-		     struct kl_error *);
+int		 rewrite_finding(const struct input *,
+		     const struct kl_finding *, struct kl_error *);
 int		 rewrite_unit_end(struct kl_error *);
 int		 rewrite_mail(const struct input *, const struct kl_finding *,
 		     const struct kl_finding *, const struct kl_mime *,
@@ -438,8 +443,8 @@ time_t		 rd_now(void);
 void		 rd_faults(struct live *);
 int		 rd_start(struct live *, struct reader *);
 void		 rd_stop(struct reader *, int);
-void		 rd_ask(struct live *, struct reader *, enum rkind, const char *,
-		     struct rdata *);
+void		 rd_ask(struct live *, struct reader *, enum rkind,
+		     const char *, struct rdata *);
 void		 rd_file(struct live *, const char *, struct buf *,
 		     struct rhead *);
 /* live-audit.c */
@@ -451,8 +456,8 @@ void		 audit_vals(struct live *, const char *, size_t);
 int		 audit_has_val(struct live *, uint64_t);
 void		 audit_scan(struct live *, const char *, const char *, size_t);
 int		 audit_binary(const char *, size_t);
-void		 audit_bytes(struct live *, const char *, char *, size_t, char *,
-		     size_t);
+void		 audit_bytes(struct live *, const char *, char *, size_t,
+		     char *, size_t);
 int		 audit_skip(const char *, const char *);
 int		 audit_failed(struct live *, const char *, const struct rdata *,
 		     const char *);

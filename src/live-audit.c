@@ -28,7 +28,8 @@ static const char *const skip_abs[] = {
 	"/sys/kernel/security/apparmor/revision",
 	/* kleakscan adds: huge, binary or with side effects. */
 	"/proc/kcore", "/proc/kpagecount", "/proc/kpageflags",
-	"/proc/kpagecgroup", "/proc/sysrq-trigger", "/sys/kernel/tracing/trace_pipe",
+	"/proc/kpagecgroup", "/proc/sysrq-trigger",
+	"/sys/kernel/tracing/trace_pipe",
 	NULL
 };
 

@@ -439,8 +439,8 @@ captured_walk(struct live *lv)
 		return;
 	while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    rc == ARCHIVE_WARN) {
-		if ((rel = kl_live_relpath(archive_entry_pathname(e))) == NULL ||
-		    *rel == '\0')
+		if ((rel = kl_live_relpath(archive_entry_pathname(e))) ==
+		    NULL || *rel == '\0')
 			continue;
 		if (lv->sc && sc_is_report(rel) &&
 		    archive_entry_filetype(e) == AE_IFREG) {

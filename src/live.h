@@ -126,7 +126,8 @@ struct live {
 	int			 active;
 	const char		*who;		/* fixed answer, or NULL */
 	const char		*why;
-	uint64_t		*vals;		/* unprivileged values, sorted */
+	/* unprivileged values, sorted */
+	uint64_t		*vals;
 	size_t			 nvals, avals;
 	int			 uerr;		/* unprivileged read errno */
 	mode_t			 mode;

@@ -6,8 +6,8 @@
  *
  * Every message is "kleakscan: NAME:LINE: message" or "kleakscan: message",
  * with NAME (and its {member} levels) and the message escaped: nothing from
- * outside reaches the terminal raw.  Errors are counted even when -s hides them; the exit
- * status is decided from the count at the end.
+ * outside reaches the terminal raw.  Errors are counted even when -s hides
+ * them; the exit status is decided from the count at the end.
  */
 #include "config.h"
 

@@ -159,7 +159,8 @@ static const struct optdef optdefs[] = {
 	    "do not mask addresses in reports and SARIF" },
 	{ "baseline", required_argument, OPT_BASELINE, "FILE",
 	    "templates of FILE (--report --json or SARIF) are known" },
-	{ NULL, 0, 0, NULL, "Rewriting (print the logs as kptr_restrict=2 would):" },
+	{ NULL, 0, 0, NULL, "Rewriting (print the logs as kptr_restrict=2"
+	    " would):" },
 	{ "redact", no_argument, OPT_REDACT, NULL,
 	    "write the inputs with leaked addresses zeroed" },
 	{ "output", required_argument, 'o', "FILE",
@@ -576,7 +577,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 		case OPT_FORMAT:
 			cli->format = format_ids[parse_word("format", optarg,
 			    formats)];
-			/* Lines in text units and journal fields: kmsg or not. */
+			/* Lines in text units, journal fields: kmsg or not. */
 			cli->kl.format = cli->format == KL_FORMAT_KMSG ?
 			    KL_FORMAT_KMSG : cli->format == KL_FORMAT_TEXT ?
 			    KL_FORMAT_TEXT : KL_FORMAT_AUTO;
@@ -613,8 +614,8 @@ options_parse(int argc, char **argv, struct cli *cli)
 		case 'j':
 			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||
 			    v > JOBS_MAX)
-				log_usage("invalid number of jobs '%s' (1 to %d)",
-				    optarg, JOBS_MAX);
+				log_usage("invalid number of jobs '%s' "
+				    "(1 to %d)", optarg, JOBS_MAX);
 			cli->jobs = (unsigned)v;
 			break;
 		case OPT_MAX_DEPTH:

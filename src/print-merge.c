@@ -45,7 +45,8 @@ report_opts(const struct cli *cli, const char **out)
 	for (i = 1; i < end; i++) {
 		w = cli->argv[i];
 		next = 0;
-		if (merge_is_opt(w, "shard", &next) || merge_is_opt(w, "jobs", &next)) {
+		if (merge_is_opt(w, "shard", &next) ||
+		    merge_is_opt(w, "jobs", &next)) {
 			i += next;
 			continue;
 		}

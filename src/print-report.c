@@ -334,7 +334,8 @@ regions_text(char *b, size_t size, unsigned mask)
 	for (i = 0; i < KL_REGION_COUNT && n < size; i++)
 		if (mask & (1u << i))
 			n += (size_t)snprintf(b + n, size - n, "%s%s",
-			    n > 0 ? "," : "", kl_region_name((enum kl_region)i));
+			    n > 0 ? "," : "",
+			    kl_region_name((enum kl_region)i));
 }
 
 /* The text of a mask of architectures. */
@@ -367,6 +368,7 @@ fit(const char *s, size_t w)
 /* Print a detail line: indent, then the text cut to the width. */
 static void
 detail(size_t w, const char *fmt, ...) KL_PRINTFLIKE(2, 3);
+/* Format a detail line, indent it by six and print it cut to w. */
 static void
 detail(size_t w, const char *fmt, ...)
 {

@@ -71,7 +71,8 @@ struct rp {
 	uint64_t			 max_ratio;
 	uint64_t			 raw;		/* bytes read(2) */
 	uint64_t			 expanded;	/* bytes of leaves */
-	off_t				 start;		/* of a file input, or -1 */
+	/* start of a file input, or -1 */
+	off_t				 start;
 	uint64_t			 disk;		/* its size, or 0 */
 	int				 failed;	/* an error was said */
 	struct buf			 disp;

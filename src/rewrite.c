@@ -47,7 +47,7 @@ struct rewrite {
 	const struct cli	*cli;
 	struct kl_redact	*r;
 	FILE			*out;		/* the current destination */
-	char			*tmp;		/* its temporary file, or NULL */
+	char			*tmp;		/* its temporary file or NULL */
 	char			*dest;		/* where tmp goes when done */
 	struct stat		 orig;		/* --in-place: the input's */
 	int			 failed;	/* the destination is bad */

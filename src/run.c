@@ -37,6 +37,7 @@ null_input(const struct input *in)
 	(void)in;
 }
 
+/* Print nothing for a finding. */
 static void
 null_finding(const struct input *in, const struct kl_finding *f,
     const char *sym, const char *who, const char *why)
@@ -48,6 +49,7 @@ null_finding(const struct input *in, const struct kl_finding *f,
 	(void)why;
 }
 
+/* Print nothing for a boot's verdict. */
 static void
 null_boot(const struct input *in, const struct bootrep *r)
 {
@@ -55,6 +57,7 @@ null_boot(const struct input *in, const struct bootrep *r)
 	(void)r;
 }
 
+/* Print nothing for an error. */
 static void
 null_error(const struct input *in, uint64_t line, const char *msg)
 {
@@ -63,6 +66,7 @@ null_error(const struct input *in, uint64_t line, const char *msg)
 	(void)msg;
 }
 
+/* Print nothing at the end of an input. */
 static void
 null_end(const struct input *in, const struct kl_stats *st)
 {
@@ -70,6 +74,7 @@ null_end(const struct input *in, const struct kl_stats *st)
 	(void)st;
 }
 
+/* Print nothing for the totals. */
 static void
 null_summary(const struct totals *t)
 {

@@ -587,12 +587,14 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 	if (r == 1 && (p = memmem(m, n, lit, sizeof(lit) - 1)) != NULL) {
 		i = (size_t)(p - m) + sizeof(lit) - 1;
 		v = 0;
-		for (d = 0; i + d < n && d < 16 && kl_hex_value(m[i + d]) >= 0; d++)
+		for (d = 0; i + d < n && d < 16 &&
+		    kl_hex_value(m[i + d]) >= 0; d++)
 			v = v << 4 | (uint64_t)kl_hex_value(m[i + d]);
 		if (d > 0)
 			line_finding(l, i, d, v, KL_REGION_LAYOUT,
-			    "kernel-offset", "the panic notifier prints the KASLR "
-			    "slide: _text = from + offset", &out[k++]);
+			    "kernel-offset", "the panic notifier prints "
+			    "the KASLR slide: _text = from + offset",
+			    &out[k++]);
 	}
 	if (vs.lm != NULL)
 		k += leak_sources(l, out + k, max - k);
