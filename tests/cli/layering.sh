@@ -66,4 +66,15 @@ is "$(pairs '^lib:')" "" "no two files of lib/ use each other's names"
 is "$(awk '$1 ~ /^lib:/ && $2 ~ /^src:/' "$TMP/uses")" "" \
     "no file of lib/ uses a name defined in src/"
 
+# No longer cycle either: the uses sort topologically (tsort says "loop").
+if command -v tsort >/dev/null 2>&1; then
+	awk '{ print $1, $2 }' "$TMP/uses" | sort -u | tsort >/dev/null \
+	    2>"$TMP/tsort"
+	is "$(grep -v '^tsort: -: input contains a loop:$' "$TMP/tsort" |
+	    sed 's/^tsort: //' | tr '\n' ' ')" "" \
+	    "the files' uses have no cycle (the files of one are listed)"
+else
+	skip "the files' uses have no cycle" "tsort is not installed"
+fi
+
 done_testing
