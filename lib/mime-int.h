@@ -15,6 +15,7 @@
 #define BOUND_MAX	72		/* RFC 2046: 70, and slack */
 #define ENT_MAX		10		/* bytes of an HTML entity */
 #define TAG_MAX		8		/* bytes of an HTML tag name kept */
+#define CSNAME_MAX	40		/* bytes of a charset name kept */
 
 /* Error kinds reported once per message. */
 #define E_QP		0x01
@@ -23,6 +24,7 @@
 #define E_NOBOUND	0x08
 #define E_DEPTH		0x10
 #define E_TRUNC		0x40
+#define E_CHARSET	0x80
 
 /* What a part's body is. */
 enum ptype {
@@ -85,6 +87,9 @@ struct part {
 	int		 rfc822;	/* message/rfc822 */
 	int		 media;		/* image/, audio/, video/, font/ */
 	int		 logname;	/* its file name says log or text */
+	/* its charset is read as UTF-8 though unknown (1) or not ASCII (2) */
+	int		 badcs;
+	char		 csname[CSNAME_MAX + 1];
 	char		 bound[BOUND_MAX + 1];
 	size_t		 blen;
 };

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,79 @@ log_name(const char *name)
 	return (0);
 }
 
+/*
+ * Charsets whose bytes below 0x80 are ASCII, read as UTF-8 unless
+ * charset() knows better: the hex digits of an address are the same.
+ */
+static const char *const ascii_sets[] = {
+	"utf-8", "utf8", "us-ascii", "ascii", "ansi_x3.4", "iso-8859-",
+	"iso8859-", "iso_8859-", "latin", "windows-", "cp", "koi8-", "gb",
+	"big5", "euc-", "shift_jis", "shift-jis", "sjis", "iso-2022-",
+	"tis-620", "viscii", "macintosh", "x-mac-", "iso-ir-", "ibm",
+};
+
+/* Charsets whose text is not ASCII bytes: it is not read. */
+static const char *const wide_sets[] = {
+	"utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2", "ucs-4",
+	"ucs4", "utf-7", "utf7",
+};
+
+/* Take the charset parameter name of a part; note one it cannot read. */
+static void
+charset(struct part *p, const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	p->cs = CS_UTF8;
+	p->badcs = 0;
+	if (has_prefix((const uint8_t *)name, n, "iso-8859-") ||
+	    has_prefix((const uint8_t *)name, n, "latin"))
+		p->cs = CS_LATIN1;
+	else if (has_prefix((const uint8_t *)name, n, "windows-") ||
+	    has_prefix((const uint8_t *)name, n, "cp12"))
+		p->cs = CS_1252;
+	for (i = 0; i < sizeof(wide_sets) / sizeof(wide_sets[0]); i++)
+		if (has_prefix((const uint8_t *)name, n, wide_sets[i]))
+			p->badcs = 2;
+	if (p->badcs == 0) {
+		p->badcs = 1;
+		for (i = 0; i < sizeof(ascii_sets) / sizeof(ascii_sets[0]);
+		    i++)
+			if (has_prefix((const uint8_t *)name, n,
+			    ascii_sets[i]))
+				p->badcs = 0;
+	}
+	/* The name goes into an error message: printable words only. */
+	for (i = 0; i < n && i < CSNAME_MAX; i++) {
+		if (!kl_isalnum((uint8_t)name[i]) &&
+		    strchr("-_.:+", name[i]) == NULL)
+			break;
+		p->csname[i] = name[i];
+	}
+	p->csname[i < n ? 0 : i] = '\0';
+}
+
+/* Say once per message that a text part's charset is read as UTF-8. */
+static int
+charset_check(struct kl_mime *m)
+{
+	const struct part	*p = &m->cur;
+	char			 what[CSNAME_MAX + 128];
+
+	if (p->badcs == 0 || (p->type != P_TEXT && p->type != P_HTML))
+		return (0);
+	if (p->badcs == 2)
+		snprintf(what, sizeof(what), "charset %s%s%s is not "
+		    "ASCII: its text is read as UTF-8, addresses may be "
+		    "missed", p->csname[0] != '\0' ? "\"" : "", p->csname,
+		    p->csname[0] != '\0' ? "\"" : "");
+	else
+		snprintf(what, sizeof(what), "unknown charset%s%s%s: read "
+		    "as UTF-8", p->csname[0] != '\0' ? " \"" : "",
+		    p->csname, p->csname[0] != '\0' ? "\"" : "");
+	return (kl_mime_damage(m, E_CHARSET, what));
+}
+
 /* Read a complete header field of the current part. */
 static void
 field_done(struct kl_mime *m)
@@ -269,18 +343,8 @@ field_done(struct kl_mime *m)
 			memcpy(p->bound, val, strlen(val) + 1);
 			p->blen = strlen(val);
 		}
-		if (param(v, n, "charset", val, sizeof(val))) {
-			if (has_prefix((uint8_t *)val, strlen(val),
-			    "iso-8859-") || has_prefix((uint8_t *)val,
-			    strlen(val), "latin"))
-				p->cs = CS_LATIN1;
-			else if (has_prefix((uint8_t *)val, strlen(val),
-			    "windows-") || has_prefix((uint8_t *)val,
-			    strlen(val), "cp12"))
-				p->cs = CS_1252;
-			else
-				p->cs = CS_UTF8;
-		}
+		if (param(v, n, "charset", val, sizeof(val)))
+			charset(p, val);
 		if (param(v, n, "format", val, sizeof(val)))
 			p->flowed = has_prefix((uint8_t *)val, strlen(val),
 			    "flowed");
@@ -532,6 +596,8 @@ stored_line(struct kl_mime *m, const uint8_t *b, size_t n, size_t nl,
 			rc = head_done(m);
 			if (rc == 0 && !m->begun && m->state == S_BODY)
 				rc = kl_mime_begin_now(m);
+			if (rc == 0 && m->state == S_BODY)
+				rc = charset_check(m);
 			return (rc);
 		}
 		if (!cont && (b[0] == ' ' || b[0] == '\t') && m->hlen > 0) {

@@ -241,4 +241,33 @@ bad.mbox{bad@test}:15
 bad.mbox{#3}:20" \
     "damage: every message is read as far as it goes (#3: no Message-ID)"
 
+# Charsets: an unknown one, or one that is not ASCII bytes, is damage read
+# as UTF-8; an ASCII-compatible one is read quietly; a name that is not a
+# word is left out of the message.
+cs_mail() {
+	printf 'From a Thu Jan  1 00:00:00 1970\nMessage-ID: <cs@test>\n'
+	printf 'Content-Type: text/plain; charset=%s\n\n' "$1"
+	printf 'RIP: 0010:[<ffffffff81234567>] oops+0x1/0x2\n'
+}
+cs_mail x-bogus >"$TMP/cs1.mbox"
+run "$TMP/cs1.mbox"
+is "$STATUS" 2 "charset: unknown: exit status 2"
+is "$ERR" "kleakscan: $TMP/cs1.mbox{cs@test}:4: unknown charset \"x-bogus\": read as UTF-8" \
+    "charset: unknown: one line naming the message and its header's end"
+is "$(printf '%s\n' "$OUT" | cut -d: -f2-3)" "5:13" \
+    "charset: unknown: the text is still scanned"
+cs_mail UTF-16LE >"$TMP/cs2.mbox"
+run "$TMP/cs2.mbox"
+is "$ERR" "kleakscan: $TMP/cs2.mbox{cs@test}:4: charset \"UTF-16LE\" is not ASCII: its text is read as UTF-8, addresses may be missed" \
+    "charset: UTF-16 is named as not ASCII"
+for cs in koi8-r '"gb2312"' big5 shift_jis us-ascii windows-1251; do
+	cs_mail "$cs" >"$TMP/cs3.mbox"
+	run "$TMP/cs3.mbox"
+	is "$STATUS/$ERR" "1/" "charset: $cs is read quietly"
+done
+cs_mail 'x\033[31m' >"$TMP/cs4.mbox"
+run "$TMP/cs4.mbox"
+is "$ERR" "kleakscan: $TMP/cs4.mbox{cs@test}:4: unknown charset: read as UTF-8" \
+    "charset: a name with control bytes is left out of the message"
+
 done_testing
