@@ -13,26 +13,30 @@
 #include "kleakscan.h"
 #include "live.h"
 
-/* Print s as a JSON string. */
+/*
+ * Print s as a JSON string, or null, as print-json.c prints strings:
+ * through kl_esc_json(), bytes that are not UTF-8 text-escaped first.
+ */
 static void
 json_s(const char *s)
 {
-	const unsigned char	*p;
+	static struct buf	 text, esc;
+	const char		*p = s;
+	size_t			 n, k;
 
 	if (s == NULL) {
 		fputs("null", stdout);
 		return;
 	}
-	putchar('"');
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
+	n = strlen(s);
+	if (!kl_utf8_valid((const uint8_t *)s, n)) {
+		p = print_text_esc(&text, s, n);
+		n = text.len;
 	}
-	putchar('"');
+	k = kl_esc_json(NULL, 0, (const uint8_t *)p, n);
+	buf_reserve(&esc, k + 1);
+	(void)kl_esc_json(esc.p, esc.size, (const uint8_t *)p, n);
+	printf("\"%s\"", esc.p);
 }
 
 /* One line of the verdict section: a fact and what it lets users read. */

@@ -161,6 +161,18 @@ run --squash-by-filename "$TOPSRC/tests/live-root/proc/kallsyms" "$ROOT/sos_comm
 is "$(grep '^\[' "$TMP/out" | cut -c1-20)" '[10 kallsyms] ffffff
 [1 dmesg] [    5.222' "--squash-by-filename works on plain inputs too"
 
+# Squash rows in JSON escape as every JSON event does: a tab as \t, UTF-8
+# kept, a byte that is not UTF-8 text-escaped (it was \u0009, and é came
+# out as the two characters \u00c3\u00a9).
+printf 'RIP: 0010:\tfoo+0x1 ffffffff81234567 caf\303\251\n' >"$TMP/sq1.log"
+printf 'RSP: ffffffff81234568 \377 end\n' >"$TMP/sq2.log"
+run --squash-by-filename --json "$TMP/sq1.log" "$TMP/sq2.log"
+cafe=$(printf 'caf\303\251')
+is "$(grep '"type":"squash"' "$TMP/out")" \
+    '{"type":"squash","by":"filename","key":"sq1.log","count":1,"example":"RIP: 0010:\tfoo+0x1 ffffffff81234567 '"$cafe"'"}
+{"type":"squash","by":"filename","key":"sq2.log","count":1,"example":"RSP: ffffffff81234568 \\xff end"}' \
+    "--squash-by-filename --json: strings escaped as in every event"
+
 # The same tree as a sosreport-like archive, read in place.
 if command -v tar >/dev/null 2>&1; then
 	top=sosreport-test-2026-01-01-abcdefg
