@@ -73,22 +73,24 @@ run_one() {
 	w="$work/$1"
 	[ -f "$work/STOP" ] && return
 	prev=0
+	resume=0
 	if [ "${FUZZ_RESUME:-0}" = 1 ] && [ -d "$w/corpus" ]; then
+		resume=1
 		prev=$(cat "$w/cpu-total" 2>/dev/null || echo 0)
+	fi
+	cap=${FUZZ_CPU_SECONDS:-}
+	if [ -n "$cap" ]; then
+		cap=$((cap - prev))
+		# This harness has had its time: its last leg stands.
+		[ $cap -le 0 ] && return
+	fi
+	if [ $resume = 1 ]; then
 		legs=$(ls "$w" | grep -c '^log\.')
 		[ -f "$w/log" ] && mv "$w/log" "$w/log.$legs"
 		[ -f "$w/time" ] && mv "$w/time" "$w/time.$legs"
 		rm -f "$w/interrupted" "$w/status"
 	else
 		rm -rf "$w"
-	fi
-	cap=${FUZZ_CPU_SECONDS:-}
-	if [ -n "$cap" ]; then
-		cap=$((cap - prev))
-		if [ $cap -le 0 ]; then
-			echo 0 >"$w/status"
-			return
-		fi
 	fi
 	mkdir -p "$w/corpus" "$w/crash"
 	cp "$src/tests/fuzz/corpus/$1/"* "$w/corpus/" 2>/dev/null
