@@ -32,16 +32,23 @@ check(int c)
 struct out {
 	uint8_t	*p;
 	size_t	 n;
+	size_t	 cap;
 };
 
-/* Append to an out. */
+/*
+ * Append to an out.  The buffer doubles: a realloc() per field made
+ * ASan fill and quarantine a fresh copy each time, 98 % of the time.
+ */
 static int
 put(void *arg, const void *p, size_t n)
 {
 	struct out *o = arg;
 
-	o->p = realloc(o->p, o->n + n);
-	check(o->p != NULL);
+	if (o->n + n > o->cap) {
+		o->cap = o->cap * 2 > o->n + n ? o->cap * 2 : o->n + n + 4096;
+		o->p = realloc(o->p, o->cap);
+		check(o->p != NULL);
+	}
 	memcpy(o->p + o->n, p, n);
 	o->n += n;
 	return (0);
@@ -74,7 +81,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kl_report *a, *b, *c;
-	struct out o1 = { NULL, 0 }, o2 = { NULL, 0 }, o3 = { NULL, 0 };
+	struct out o1 = { NULL, 0, 0 }, o2 = { NULL, 0, 0 }, o3 = { NULL, 0, 0 };
 
 	a = kl_report_new();
 	b = kl_report_new();

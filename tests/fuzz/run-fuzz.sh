@@ -17,6 +17,11 @@
 # (SECONDS then bounds only the wall time), and FUZZ_PARALLEL=N runs the
 # harnesses N at a time instead of all at once: on a shared machine an
 # hour of fuzzing is an hour of CPU, not of wall time.
+# FUZZ_RESUME=1 continues the last run in BUILDDIR: each harness keeps its
+# work corpus and crash artifacts, its CPU seconds add up over the legs
+# (fuzz-work/NAME/cpu-total), and FUZZ_CPU_SECONDS bounds that total, so a
+# harness that has had its hour is skipped.  Touching fuzz-work/STOP ends
+# the running harnesses as the CPU bound does and starts no others.
 # A minimised corpus larger than FUZZ_CORPUS_KIB (default 224, so that
 # eight stay under 2 MB) loses its largest files until it fits: the
 # committed corpora are seeds, kept small.
@@ -41,6 +46,7 @@ if [ $# -eq 0 ]; then
 fi
 work="$build/fuzz-work"
 mkdir -p "$work"
+rm -f "$work/STOP"
 timev=
 [ -x /usr/bin/time ] && timev="/usr/bin/time -v -o"
 
@@ -65,7 +71,27 @@ cpu_of() {
 # CPU time; SECONDS then only bounds the wall time.
 run_one() {
 	w="$work/$1"
-	rm -rf "$w"
+	[ -f "$work/STOP" ] && return
+	prev=0
+	resume=0
+	if [ "${FUZZ_RESUME:-0}" = 1 ] && [ -d "$w/corpus" ]; then
+		resume=1
+		prev=$(cat "$w/cpu-total" 2>/dev/null || echo 0)
+	fi
+	cap=${FUZZ_CPU_SECONDS:-}
+	if [ -n "$cap" ]; then
+		cap=$((cap - prev))
+		# This harness has had its time: its last leg stands.
+		[ $cap -le 0 ] && return
+	fi
+	if [ $resume = 1 ]; then
+		legs=$(ls "$w" | grep -c '^log\.')
+		[ -f "$w/log" ] && mv "$w/log" "$w/log.$legs"
+		[ -f "$w/time" ] && mv "$w/time" "$w/time.$legs"
+		rm -f "$w/interrupted" "$w/status"
+	else
+		rm -rf "$w"
+	fi
 	mkdir -p "$w/corpus" "$w/crash"
 	cp "$src/tests/fuzz/corpus/$1/"* "$w/corpus/" 2>/dev/null
 	cp "$src/tests/fuzz/regress/"* "$w/corpus/" 2>/dev/null
@@ -78,26 +104,28 @@ run_one() {
 		    corpus >"$w/log" 2>&1
 	) &
 	top=$!
-	if [ -n "${FUZZ_CPU_SECONDS:-}" ]; then
-		# The harness is the runner's child when time -v wraps it.
-		sleep 2
-		fz=$(pgrep -P $top -f "fuzz-$1" 2>/dev/null | head -n 1)
-		[ -n "$fz" ] || fz=$top
-		while kill -0 $fz 2>/dev/null; do
-			c=$(cpu_of $fz)
-			if [ -n "$c" ] && [ "$c" -ge "$FUZZ_CPU_SECONDS" ]; then
-				kill -INT $fz
-				echo interrupted >"$w/interrupted"
-				break
-			fi
-			sleep 5
-		done
-	fi
+	# The harness is the runner's child when time -v wraps it.
+	sleep 2
+	fz=$(pgrep -P $top -f "fuzz-$1" 2>/dev/null | head -n 1)
+	[ -n "$fz" ] || fz=$top
+	while kill -0 $fz 2>/dev/null; do
+		c=$(cpu_of $fz)
+		if [ -f "$work/STOP" ] || { [ -n "$cap" ] && [ -n "$c" ] &&
+		    [ "$c" -ge "$cap" ]; }; then
+			kill -INT $fz
+			echo interrupted >"$w/interrupted"
+			break
+		fi
+		sleep 5
+	done
 	wait $top
 	st=$?
 	# An interruption asked for is a normal end.
 	[ $st = 72 ] && [ -f "$w/interrupted" ] && st=0
 	echo $st >"$w/status"
+	leg=$(awk -F': ' '/User time|System time/ {s += $2}
+	    END {printf "%.0f", s}' "$w/time" 2>/dev/null)
+	echo $((prev + ${leg:-0})) >"$w/cpu-total"
 }
 
 # Start the harnesses: all at once, or in FUZZ_PARALLEL lanes that each
@@ -131,8 +159,8 @@ fi
 # Minimise: merge the work corpus into an empty one (the kept corpus first,
 # so its inputs are preferred), and keep the result.
 rc=0
-printf '%-8s %12s %8s %8s %8s %8s %8s %8s %s\n' harness execs cov ft \
-    corpus KiB rss-MB cpu-s crashes
+printf '%-8s %12s %8s %8s %8s %8s %8s %8s %8s %s\n' harness execs cov ft \
+    corpus KiB rss-MB cpu-s total-s crashes
 for f in "$@"; do
 	w="$work/$f"
 	rm -rf "$w/min"
@@ -164,10 +192,10 @@ for f in "$@"; do
 	crashes=$(ls "$w/crash" | grep -cv '^slow-unit-')
 	[ "$crashes" -eq 0 ] || rc=1
 	[ "$(cat "$w/status" 2>/dev/null)" = 0 ] || rc=1
-	printf '%-8s %12s %8s %8s %8s %8s %8s %8s %s\n' "$f" "${execs:--}" \
+	printf '%-8s %12s %8s %8s %8s %8s %8s %8s %8s %s\n' "$f" "${execs:--}" \
 	    "${cov:--}" "${ft:--}" "$(ls "$w/min" | wc -l)" \
 	    "$(($(cat "$w/min/"* 2>/dev/null | wc -c) / 1024))" "${rss:--}" \
-	    "$cpu" "$crashes"
+	    "$cpu" "$(cat "$w/cpu-total" 2>/dev/null || echo -)" "$crashes"
 	[ $trimmed -eq 0 ] ||
 	    echo "    $f: the $trimmed largest files dropped (FUZZ_CORPUS_KIB)"
 	for a in $(ls "$w/crash"); do
