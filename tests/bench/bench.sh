@@ -165,8 +165,11 @@ for input in addr noaddr; do
 	have ugrep && set -- "$@" -n ugrep-P "ugrep -cP '$RE' $f | cat >/dev/null"
 	have perl && set -- "$@" -n leaking_addresses.pl \
 	    "perl $HERE/leaking-addresses.pl $f | cat >/dev/null"
-	set -- "$@" -n kleakscan-c "$KLEAKSCAN -c $f | cat >/dev/null" \
-	    -n kleakscan-redact "$KLEAKSCAN --redact $f | cat >/dev/null"
+	# -j1: one thread (a big file is scanned in chunks on every core
+	# by default); --redact both into a pipe and into a file.
+	set -- "$@" -n kleakscan-c "$KLEAKSCAN -j1 -c $f | cat >/dev/null" \
+	    -n kleakscan-redact "$KLEAKSCAN -j1 --redact $f | cat >/dev/null" \
+	    -n kleakscan-redact-o "$KLEAKSCAN -j1 --redact -o $DIR/redacted.out $f"
 	# -i: grep and kleakscan exit 1 when they find something.
 	hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
 	    --export-json "$DIR/$input.json" "$@" >/dev/null
@@ -174,6 +177,7 @@ for input in addr noaddr; do
 	echo
 	echo "input: $input.log, $bytes bytes"
 	report "$DIR/$input.json" "$bytes"
+	rm -f "$DIR/redacted.out"
 done
 
 # Parallel scanning (-j): many inputs (addr.log cut into 64 files at line
