@@ -6,7 +6,8 @@
 # of them the findings of the .tar; a cut stream, a corrupted byte and
 # garbage after the end give one line each (the messages of the
 # libarchive path, KLEAKSCAN_NO_LZMA_MT=1), at the byte where xz -dc
-# stops, exit status 2, and the other inputs are still scanned.
+# stops, exit status 2, and the other inputs are still scanned.  And
+# zstd and lz4 streams that start with skippable frames (pzstd).
 
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
@@ -191,6 +192,25 @@ if [ "$MT" = yes ]; then
 	is "$bad" "" "a cut .tar.gz around a multi-block .xz: byte $n (xz -dc), every time"
 else
 	skip "a cut .tar.gz around a multi-block .xz" "xz through libarchive"
+fi
+
+# pzstd writes a skippable frame (the size of the next frame) before
+# each zstd frame, so that it can decode them in parallel; zstd and lz4
+# share that magic: the frame after the skippable ones tells them apart.
+if command -v pzstd >/dev/null 2>&1; then
+	pzstd -q -p 2 -c all.log >all.log.zst 2>/dev/null
+	run -h --show-suppressed all.log.zst
+	is "$STATUS:$ERR:$OUT" "1::$plain" "pzstd's skippable frames first: the findings of the plain log"
+else
+	skip "pzstd's skippable frames first" "pzstd is not installed"
+fi
+if command -v lz4 >/dev/null 2>&1; then
+	printf 'P*M\030\003\000\000\000abc' >skip.lz4
+	lz4 -q -c all.log >>skip.lz4
+	run -h --show-suppressed skip.lz4
+	is "$STATUS:$ERR:$OUT" "1::$plain" "lz4 after a skippable frame: the findings of the plain log"
+else
+	skip "lz4 after a skippable frame" "lz4 is not installed"
 fi
 
 done_testing
