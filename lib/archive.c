@@ -353,6 +353,14 @@ kl_arc_fill(struct ictx *c, struct lvl *up, size_t k, size_t *np)
 #define ISAL_GZ(c, l) 0
 #endif
 
+#ifdef HAVE_LZMA_MT
+/* Does l decode xz with liblzma's threads rather than libarchive? */
+#define LZMA_XZ(c, l) ((l)->filter && (l)->code == ARCHIVE_FILTER_XZ && \
+	!(c)->nolzmamt)
+#else
+#define LZMA_XZ(c, l) 0
+#endif
+
 /* Open a reader at slot k on the stream whose prefix is c->pre[k]. */
 static struct lvl *
 lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
@@ -370,7 +378,8 @@ lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
 	l->pre = c->pre[k];
 	l->prelen = n;
 	if ((c->rbuf[k] == NULL && (c->rbuf[k] = malloc(RBUF)) == NULL) ||
-	    (!ISAL_GZ(c, l) && (l->a = archive_read_new()) == NULL)) {
+	    (!ISAL_GZ(c, l) && !LZMA_XZ(c, l) &&
+		(l->a = archive_read_new()) == NULL)) {
 		kl_src_cause_set(c, KL_ENOMEM, ENOMEM, "out of memory");
 		return (NULL);
 	}
@@ -378,6 +387,10 @@ lvl_open(struct ictx *c, struct lvl *up, size_t k, size_t n, enum cont kind,
 #ifdef HAVE_ISAL
 	if (l->filter && code == ARCHIVE_FILTER_GZIP && !c->noisal)
 		return (kl_isal_open(c, l, k));
+#endif
+#ifdef HAVE_LZMA_MT
+	if (LZMA_XZ(c, l))
+		return (kl_xz_open(c, l, k, c->xzthreads));
 #endif
 	if (l->filter) {
 		/* compress can't be appended: it reads in its init. */
@@ -451,6 +464,9 @@ kl_arc_close(struct lvl *l)
 	if (l->a != NULL)
 		archive_read_free(l->a);
 	l->a = NULL;
+#ifdef HAVE_LZMA_MT
+	kl_xz_close(l);
+#endif
 }
 
 /* Base name of s: after the last '/', unless that leaves nothing. */
@@ -569,7 +585,8 @@ run_filter(struct ictx *c, struct lvl *l, size_t k, unsigned depth,
 	int r;
 
 	parent = pending != NULL ? pending : kl_src_inner_name(c);
-	r = l->isal ? ARCHIVE_OK : archive_read_next_header(l->a, &e);
+	r = l->znext != NULL ? ARCHIVE_OK :
+	    archive_read_next_header(l->a, &e);
 	if (r == ARCHIVE_EOF)
 		l->eof = 1;
 	else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {

@@ -1,7 +1,7 @@
 /*
  * input-int.h - the state of one kl_input_fd() call, shared by the files
  * of the input layer only (input.c, sniff.c, source.c, gzip-isal.c,
- * archive.c, pipe.c): their limits, levels and prototypes.
+ * xz-mt.c, archive.c, pipe.c): their limits, levels and prototypes.
  */
 #ifndef INPUT_INT_H
 #define INPUT_INT_H
@@ -104,6 +104,9 @@ struct lvl {
 	char		 zerr[96];	/* damage due after the output */
 	ssize_t		(*znext)(struct ictx *, struct lvl *,
 			    const uint8_t **, size_t); /* ISA-L: its reader */
+	int		 xz;		/* xz decoded by liblzma, no reader */
+	int		 zenomem;	/* zerr is a lack of memory */
+	int		 srcfail;	/* the source broke (xz) */
 };
 
 /* The state of one kl_input_fd() call. */
@@ -134,10 +137,13 @@ struct ictx {
 	uint8_t				*rbuf[LVL_MAX];
 	uint8_t				*obuf[LVL_MAX];
 	void				*ist[LVL_MAX];
+	void				*xst[LVL_MAX];	/* lzma_stream */
 	char				*dname[LVL_MAX];
 	struct lvl			 lvl[LVL_MAX];
 	int				 crcok;
 	int				 noisal;	/* zlib for gzip */
+	int				 nolzmamt;	/* libarchive for xz */
+	unsigned			 xzthreads;	/* 0: online CPUs */
 	struct pipeline			*pl;		/* producer side */
 	uint32_t			 crctab[8][256];
 };
@@ -183,6 +189,12 @@ void		 kl_src_tail_keep(struct lvl *, const uint8_t *, size_t);
 /* gzip-isal.c */
 #ifdef HAVE_ISAL
 struct lvl	*kl_isal_open(struct ictx *, struct lvl *, size_t);
+#endif
+
+/* xz-mt.c */
+#ifdef HAVE_LZMA_MT
+struct lvl	*kl_xz_open(struct ictx *, struct lvl *, size_t, unsigned);
+void		 kl_xz_close(struct lvl *);
 #endif
 
 /* archive.c */

@@ -99,6 +99,16 @@
  * messages are those of the libarchive path.  KLEAKSCAN_NO_ISAL in the
  * environment (a test hook) takes the libarchive path.
  *
+ * xz.  Built with liblzma 5.4 or later (HAVE_LZMA_MT), an xz stream is
+ * decoded by liblzma's threaded decoder (lzma_stream_decoder_mt()) and
+ * not by libarchive: the blocks of a multi-block stream (what xz -T0
+ * writes) are decoded on lim->threads threads (0: one per online CPU;
+ * a stream of one block, or blocks without sizes, is decoded on one),
+ * concatenated streams and padding read as xz -d reads them, with the
+ * memory limit of libarchive's filter (1 GiB) and its messages.  Every
+ * byte before damage is handed out.  KLEAKSCAN_NO_LZMA_MT in the
+ * environment (a test hook) takes the libarchive path.
+ *
  * Threads.  A compressed input or an archive is read on a producer
  * thread; the callbacks run on the caller's thread (see "The
  * pipeline" below).  KLEAKSCAN_NO_PIPELINE (a test hook) reads on the
@@ -138,6 +148,7 @@ ctx_free(struct ictx *c)
 		free(c->rbuf[i]);
 		free(c->obuf[i]);
 		free(c->ist[i]);
+		free(c->xst[i]);
 		free(c->dname[i]);
 	}
 	for (i = 0; i < LVL_MAX + 1; i++)
@@ -213,6 +224,9 @@ kl_input_fd(int fd, const char *name, const struct kl_limits *lim,
 	c->path = name != NULL ? name : "-";
 	/* A test hook: gzip through libarchive and zlib, as without ISA-L. */
 	c->noisal = getenv("KLEAKSCAN_NO_ISAL") != NULL;
+	/* A test hook: xz through libarchive, as without liblzma 5.4. */
+	c->nolzmamt = getenv("KLEAKSCAN_NO_LZMA_MT") != NULL;
+	c->xzthreads = lim != NULL ? lim->threads : 0;
 	c->ops = ops;
 	c->max_depth =
 	    lim != NULL && lim->max_depth ? lim->max_depth : DEF_DEPTH;

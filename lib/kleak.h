@@ -579,6 +579,8 @@ struct kl_limits {
 					   checked past 64 MiB expanded */
 	/* expanded bytes per input: unlimited */
 	uint64_t	 max_total;
+	unsigned	 threads;	/* an xz decoder's threads: 0, one
+					   per online CPU */
 };
 #define KL_INPUT_DEPTH_MAX 64	/* largest max_depth kl_input_fd() takes */
 
@@ -670,6 +672,7 @@ int		 kl_input_fd(int, const char *, const struct kl_limits *,
 enum kl_unit_kind kl_input_sniff(const uint8_t *, size_t);
 const char	*kl_input_code_name(int, int);
 const char	*kl_input_inflater(void);
+const char	*kl_input_xz_decoder(void);
 int		 kl_input_container(const uint8_t *, size_t, int *, int *);
 
 /* journal.c */

@@ -330,6 +330,29 @@ is_lzma(const uint8_t *b, size_t n)
 	return (0);
 }
 
+/*
+ * Past the skippable frames (magic 0x184D2A50 to 0x184D2A5F, a 32-bit
+ * length, that many bytes) at the start of b[0..n): where the first
+ * frame that is not one starts, or n when the prefix ends first.  pzstd
+ * writes one before each zstd frame; zstd and lz4 share the magic.
+ */
+static size_t
+past_skippable(const uint8_t *b, size_t n)
+{
+	size_t i;
+	uint32_t len;
+
+	i = 0;
+	while (n - i >= 8 && (b[i] & 0xf0) == 0x50 && b[i + 1] == 0x2a &&
+	    b[i + 2] == 0x4d && b[i + 3] == 0x18) {
+		len = kl_le32(b + i + 4);
+		if (len > n - i - 8)
+			return (n);
+		i += 8 + (size_t)len;
+	}
+	return (i);
+}
+
 /* What b[0..n), the start of a stream, is; *code the libarchive code. */
 enum cont
 kl_sniff_container(const uint8_t *b, size_t n, int *code)
@@ -339,6 +362,7 @@ kl_sniff_container(const uint8_t *b, size_t n, int *code)
 	static const uint8_t lz4[] = {0x04, 0x22, 0x4d, 0x18};
 	static const uint8_t lz4l[] = {0x02, 0x21, 0x4c, 0x18};
 	static const uint8_t sz[] = {'7', 'z', 0xbc, 0xaf, 0x27, 0x1c};
+	size_t i;
 
 	*code = 0;
 	if (n >= 4 && b[0] == 0x1f && b[1] == 0x8b && b[2] == 8 &&
@@ -368,6 +392,17 @@ kl_sniff_container(const uint8_t *b, size_t n, int *code)
 	if (n >= 4 && (memcmp(b, lz4, 4) == 0 || memcmp(b, lz4l, 4) == 0)) {
 		*code = ARCHIVE_FILTER_LZ4;
 		return (C_FILTER);
+	}
+	/* Skippable frames first (pzstd): the frame after them decides. */
+	if ((i = past_skippable(b, n)) > 0 && n - i >= 4) {
+		if (memcmp(b + i, zst, 4) == 0) {
+			*code = ARCHIVE_FILTER_ZSTD;
+			return (C_FILTER);
+		}
+		if (memcmp(b + i, lz4, 4) == 0) {
+			*code = ARCHIVE_FILTER_LZ4;
+			return (C_FILTER);
+		}
 	}
 	if (is_lzma(b, n)) {
 		*code = ARCHIVE_FILTER_LZMA;

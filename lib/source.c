@@ -427,10 +427,9 @@ kl_src_next(struct ictx *c, struct lvl *up, const uint8_t **pp,
 	}
 	if (up == NULL)
 		return (fd_read(c, scratch, ssz < max ? ssz : max));
-#ifdef HAVE_ISAL
-	if (up->isal)
+	/* gzip inflated by ISA-L, xz decoded by liblzma: no reader. */
+	if (up->znext != NULL)
 		return (up->znext(c, up, pp, max));
-#endif
 	if (up->eof)
 		return (0);
 	while (up->blklen == 0 && up->hole == 0) {

@@ -617,6 +617,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 				log_usage("invalid number of jobs '%s' "
 				    "(1 to %d)", optarg, JOBS_MAX);
 			cli->jobs = (unsigned)v;
+			cli->limits.threads = (unsigned)v;	/* xz */
 			break;
 		case OPT_MAX_DEPTH:
 			if (parse_u64(optarg, 10, &v) == -1 || v == 0 ||
@@ -866,6 +867,11 @@ options_version(const struct cli *cli)
 		printf("gzip: ISA-L\n");
 	else
 		printf("gzip: zlib (configure --with-isal for ISA-L)\n");
+	if (strcmp(kl_input_xz_decoder(), "libarchive") == 0)
+		printf("xz: libarchive (configure with liblzma >= 5.4 for "
+		    "several cores)\n");
+	else
+		printf("xz: %s\n", kl_input_xz_decoder());
 #ifdef HAVE_SYSTEMD
 	printf("native journals: yes (libsystemd)\n");
 #else

@@ -4,7 +4,9 @@
  * The first byte picks how the rest arrives: as a file (a memfd, which
  * can be seeked, so 7z is read too) or through a pipe fed by a thread
  * (bit 0), whether the data callback asks to stop at its third call
- * (bit 1), and whether binary units get their data (bit 2).  The
+ * (bit 1), whether binary units get their data (bit 2), and whether
+ * an xz stream is decoded on one thread or two (bit 3: liblzma's
+ * threaded decoder, xz-mt.c, when the build has it).  The
  * rest goes through kl_input_fd() with small limits (depth 3, 16 MiB per
  * input, 4 MiB per member, ratio 50), and the callbacks check what the
  * interface promises: begin and end balanced, names never NULL, no data
@@ -189,6 +191,7 @@ LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	lim.max_total = F_TOTAL;
 	lim.max_member = F_MEMBER;
 	lim.max_ratio = F_RATIO;
+	lim.threads = (mode & 8) ? 2 : 1;
 	if (mode & 1) {
 		if (pipe(p) == -1)
 			return (0);

@@ -168,6 +168,13 @@ t_container(void **state)
 	static const uint8_t gz[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
 	static const uint8_t xz[] = {0xfd, '7', 'z', 'X', 'Z', 0, 0, 4};
 	static const uint8_t zst[] = {0x28, 0xb5, 0x2f, 0xfd, 0, 0};
+	static const uint8_t pz[] = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0,
+	    1, 2, 3, 4, 0x5f, 0x2a, 0x4d, 0x18, 0, 0, 0, 0, 0x28, 0xb5,
+	    0x2f, 0xfd, 0};
+	static const uint8_t plz4[] = {0x5a, 0x2a, 0x4d, 0x18, 1, 0, 0, 0, 9,
+	    0x04, 0x22, 0x4d, 0x18, 0x64};
+	static const uint8_t plong[] = {0x50, 0x2a, 0x4d, 0x18, 0xff, 0xff,
+	    0xff, 0xff, 0x28, 0xb5, 0x2f, 0xfd};
 	static const uint8_t zip[] = {'P', 'K', 3, 4, 20, 0, 0, 0};
 	static const uint8_t ar[] = "!<arch>\n";
 	static const uint8_t text[] = "[    0.000000] Linux version 5.4\n";
@@ -196,6 +203,15 @@ t_container(void **state)
 	assert_int_equal(a, 0);
 	/* A gzip magic cut short is no container. */
 	assert_int_equal(kl_input_container(gz, 2, &f, &a), 0);
+	/* Skippable frames first (pzstd): the frame after them decides. */
+	assert_int_equal(kl_input_container(pz, sizeof(pz), &f, &a), 1);
+	assert_int_equal(f, ARCHIVE_FILTER_ZSTD);
+	assert_int_equal(kl_input_container(plz4, sizeof(plz4), &f, &a), 1);
+	assert_int_equal(f, ARCHIVE_FILTER_LZ4);
+	/* ...a skippable frame longer than the prefix, or nothing after. */
+	assert_int_equal(kl_input_container(pz, 11, &f, &a), 0);
+	assert_int_equal(kl_input_container(pz, 16, &f, &a), 0);
+	assert_int_equal(kl_input_container(plong, sizeof(plong), &f, &a), 0);
 
 	/* A ustar header with its checksum, as libarchive writes it. */
 	assert_non_null(w = archive_write_new());
