@@ -102,8 +102,10 @@
  * xz.  Built with liblzma 5.4 or later (HAVE_LZMA_MT), an xz stream is
  * decoded by liblzma's threaded decoder (lzma_stream_decoder_mt()) and
  * not by libarchive: the blocks of a multi-block stream (what xz -T0
- * writes) are decoded on lim->threads threads (0: one per online CPU;
- * a stream of one block, or blocks without sizes, is decoded on one),
+ * writes) are decoded on lim->threads - 1 threads (0: every online CPU),
+ * leaving a core to the scan; when that is one, liblzma's plain decoder
+ * runs in the reading thread (so does a stream of one block, or blocks
+ * without sizes),
  * concatenated streams and padding read as xz -d reads them, with the
  * memory limit of libarchive's filter (1 GiB) and its messages.  Every
  * byte before damage is handed out.  KLEAKSCAN_NO_LZMA_MT in the

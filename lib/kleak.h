@@ -579,8 +579,9 @@ struct kl_limits {
 					   checked past 64 MiB expanded */
 	/* expanded bytes per input: unlimited */
 	uint64_t	 max_total;
-	unsigned	 threads;	/* an xz decoder's threads: 0, one
-					   per online CPU */
+	unsigned	 threads;	/* cores for an xz stream: 0, every
+					   online CPU; the decoder takes
+					   all but one (the scan's) */
 };
 #define KL_INPUT_DEPTH_MAX 64	/* largest max_depth kl_input_fd() takes */
 

@@ -711,6 +711,8 @@ run_start(struct cli *cli)
 		run.split = cli->noperands == 1 && cli->files_from == NULL &&
 		    strcmp(cli->operands[0], "-") != 0 &&
 		    !is_dir(cli->operands[0]);
+		/* Many inputs: the workers have the cores, not xz. */
+		cli->limits.threads = run.split ? n : 1;
 	}
 }
 

@@ -62,6 +62,11 @@ run -h --show-suppressed -j1 multi.xz
 is "$OUT" "$plain" "multi-block xz with -j1 (one thread): the same"
 run -h --show-suppressed -j2 multi.xz
 is "$OUT" "$plain" "multi-block xz with -j2: the same"
+# -j N leaves the scan a core: -j3 and -j4 decode on 2 and 3 threads.
+for j in 3 4; do
+	run -h --show-suppressed -j$j multi.xz
+	is "$STATUS:$OUT" "1:$plain" "multi-block xz with -j$j (threads): the same"
+done
 KLEAKSCAN_NO_LZMA_MT=1 "$KLEAKSCAN" --json multi.xz >old.json 2>old.err
 "$KLEAKSCAN" --json multi.xz >new.json 2>new.err
 ok "multi-block xz: the --json output of the libarchive path" \
@@ -94,7 +99,7 @@ tar -cf m.tar m
 xz -T2 --block-size=64KiB -c m.tar >m.tar.xz
 run -c m.tar
 want=$(printf '%s\n' "$OUT" | sed 's/^m\.tar{/m.tar.xz{/')
-for j in 1 2; do
+for j in 1 2 3; do
 	run -c -j$j m.tar.xz
 	is "$STATUS:$ERR" "1:" "multi-block tar.xz -j$j: exit status 1, nothing on stderr"
 	is "$OUT" "$want" "multi-block tar.xz -j$j: the counts of the tar"
@@ -177,7 +182,7 @@ n=$(gzip -dc xcut.tar.gz 2>/dev/null | tail -c +1025 | xz -dc 2>/dev/null |
     wc -c | tr -d ' ')
 bad=
 for i in 1 2 3; do
-	for j in 1 2; do
+	for j in 1 2 3; do
 		run -c -j$j xcut.tar.gz
 		case $STATUS:$ERR in
 		"2:kleakscan: xcut.tar.gz{x/multi.xz}{multi}: multi: broken at byte $n: gzip: truncated gzip input")
