@@ -1565,12 +1565,14 @@ kl_scan_adopt(struct kl_scan *sc, const struct kl_scan *w, uint64_t end,
 	memcpy(&sc->layout, &w->layout, sizeof(sc->layout));
 	memcpy(&sc->anchors, &w->anchors, sizeof(sc->anchors));
 	/* What waits. */
-	memcpy(sc->pend, w->pend, w->npend * sizeof(*sc->pend));
+	if (w->npend > 0)
+		memcpy(sc->pend, w->pend, w->npend * sizeof(*sc->pend));
 	for (i = 0; i < w->npend; i++)
 		sc->pend[i].line += linebase;
 	sc->npend = w->npend;
 	sc->nlines = w->nlines;
-	memcpy(sc->arena, w->arena, w->arenalen);
+	if (w->arenalen > 0)
+		memcpy(sc->arena, w->arena, w->arenalen);
 	sc->arenalen = w->arenalen;
 	sc->watch = w->watch;
 	sc->watch_banner = w->watch_banner;
