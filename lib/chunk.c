@@ -659,7 +659,9 @@ kl_scan_chunked(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
 		cs->wait_ns += now_ns() - t;
 		if ((rc = settle(sc, s, cs, err)) != 0)
 			goto out;
+		pthread_mutex_lock(&ck.mu);
 		s->state = SL_FREE;
+		pthread_mutex_unlock(&ck.mu);
 		head = (head + 1) % ck.nslots;
 		inflight--;
 		if (spec_now(sc, &cur))
