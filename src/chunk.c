@@ -30,7 +30,7 @@
 #include "kleakscan.h"
 
 #define CHUNK_BYTES	(8u << 20)	/* a chunk, about */
-#define CHUNK_MIN	(32u << 20)	/* smaller files: in order */
+#define CHUNK_MIN	(128u << 20)	/* smaller files: in order */
 #define CHUNK_PEEK	(64u << 10)	/* the input layer's prefix */
 #define CHUNK_TEXT	4096u		/* ...or this, without a NUL */
 

@@ -142,7 +142,7 @@ is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c "$TMP/qemu.log" >/dev/null \
     2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
-    "a file below 32 MiB: no chunks"
+    "a file below 128 MiB: no chunks"
 KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j1 -c "$TMP/qemu.log" >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "-j1: no chunks"
