@@ -570,6 +570,34 @@ int		 kl_scan_settle(struct kl_scan *);
 size_t		 kl_scan_marks(const struct kl_scan *,
 		     uint64_t[KL_SCAN_MARKS]);
 
+/*
+ * The chunked scan of one plain file (chunk.c): the lines of the file
+ * are cut into chunks of about chunk bytes at line ends, scanned ahead
+ * on threads from a speculated scanner state and given to the sink in
+ * order when the real state at each cut agrees, else scanned again in
+ * order; the events and counters are those of kl_scan_feed() of the
+ * whole file.  The sink is called on the calling thread only; its
+ * line_first may not change during the call.
+ */
+struct kl_chunk_opt {
+	unsigned	 threads;	/* scanning threads, at least 1 */
+	size_t		 chunk;		/* bytes a chunk, about */
+	unsigned	 slots;		/* chunks in flight; 0: 2 a thread */
+};
+struct kl_chunk_stats {
+	uint64_t	 chunks;	/* cut from the file */
+	uint64_t	 accepted;	/* scanned ahead, their events given */
+	uint64_t	 resynced;	/* ...from their first new boot on */
+	uint64_t	 rescanned;	/* scanned ahead, state differed */
+	uint64_t	 serial;	/* scanned in order, not ahead */
+	uint64_t	 replay_ns;	/* calling thread: giving events */
+	uint64_t	 order_ns;	/* ... scanning in order */
+	uint64_t	 wait_ns;	/* ... waiting for a chunk */
+};
+int		 kl_scan_chunked(struct kl_scan *, int,
+		     const struct kl_chunk_opt *, struct kl_chunk_stats *,
+		     struct kl_error *);
+
 /* Limits of the input layer (input.c); 0 means the default. */
 struct kl_limits {
 	unsigned	 max_depth;	/* nesting of archives/compressors: 8 */

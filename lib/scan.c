@@ -30,6 +30,7 @@
 
 #include "kleak.h"
 #include "kleak-int.h"
+#include "scan-int.h"
 
 #define CTX_KEEP	256		/* bytes kept before a window cut */
 #define LTEXT_MAX	4096		/* longer lines print a window */
@@ -108,6 +109,36 @@ struct kl_scan {
 	int			 seg_lines;
 	uint64_t		 last_ts;
 	int			 have_ts;
+	/*
+	 * A chunk scanner (kl_scan_spec_begin()): the clock of the lines
+	 * before the chunk is not known.  The first line that would have
+	 * compared with it sets ts_need and ts_first, and is read as no
+	 * new boot; kl_scan_spec_ok() checks the real clock agrees.
+	 */
+	int			 spec_ts;
+	int			 ts_need;
+	uint64_t		 ts_first;
+	/*
+	 * A chunk scanner's first new boot segment started in frame_line()
+	 * (the resync point, see kl_scan_resync()): the line, its offset,
+	 * what its framing and the boot test read, the counters then.
+	 * After it, prior and st.arch are the real scan's, not known here:
+	 * prior_spec, starch_spec until set; prior_used when read so.
+	 */
+	int			 spec_mode;
+	int			 rs_done;
+	uint64_t		 rs_line;
+	unsigned		 rs_bootno;	/* boot, after it */
+	uint64_t		 rs_off;
+	enum kl_line_kind	 rs_pk;
+	int			 rs_boot;
+	int			 rs_has_ts;
+	uint64_t		 rs_ts;
+	struct kl_stats		 rs_st;
+	int			 prior_spec;
+	int			 starch_spec;
+	int			 prior_used;
+	void			(*mark)(void *);	/* at the resync */
 	unsigned		 seg_flags;	/* KL_F_UNHASHED */
 	uint64_t		 seg_first;	/* first line of the segment */
 	uint64_t		 seg_off;	/* ... its unit offset */
@@ -173,9 +204,12 @@ set_arch(struct kl_scan *sc, enum kl_arch_id id)
 	if (kl_arch_layout(id, po, &sc->layout, &err) == -1)
 		(void)kl_arch_layout(KL_ARCH_AUTO, 0, &sc->layout, &err);
 	kl_arch_refine(&sc->layout, sc->det.kver);
-	if (id != KL_ARCH_AUTO)
+	if (id != KL_ARCH_AUTO) {
 		sc->prior = id;
+		sc->prior_spec = 0;
+	}
 	sc->st.arch = id;
+	sc->starch_spec = 0;
 }
 
 /* Classify one token and hand it to the sink.  Returns non-zero to stop. */
@@ -311,8 +345,10 @@ decide(struct kl_scan *sc, int final)
 	if (final)
 		kl_detect_finish(&sc->det);
 	id = sc->det.arch;
-	if (id == KL_ARCH_AUTO && final)
+	if (id == KL_ARCH_AUTO && final) {
+		sc->prior_used |= sc->prior_spec;
 		id = sc->prior;
+	}
 	set_arch(sc, id);
 	return (flush_pending(sc));
 }
@@ -513,6 +549,7 @@ new_segment(struct kl_scan *sc, uint64_t last, uint64_t next)
 	sc->seg_lines = 0;
 	sc->seg_flags = 0;
 	sc->have_ts = 0;
+	sc->spec_ts = 0;
 	memset(&sc->anchors, 0, sizeof(sc->anchors));
 	if (sc->opt->arch == KL_ARCH_AUTO) {
 		kl_detect_init(&sc->det);
@@ -622,6 +659,7 @@ watch_end(struct kl_scan *sc, int final)
 	sc->seg_lines = sc->watch_lines;
 	sc->seg_flags = 0;
 	sc->have_ts = 0;
+	sc->spec_ts = 0;
 	memset(&sc->anchors, 0, sizeof(sc->anchors));
 	sc->det = sc->rdet;
 	sc->arch = KL_ARCH_AUTO;
@@ -639,6 +677,7 @@ frame_line(struct kl_scan *sc, size_t avail)
 	const uint8_t *lp = sc->buf + sc->ls, *mp, *fp = lp, *dp;
 	uint8_t mail[FRAME_MAX];
 	size_t fl = avail < FRAME_MAX ? avail : FRAME_MAX, ml, q = 0, dl;
+	enum kl_line_kind pk;
 	int newseg = 0;
 
 	if (fl > 0 && lp[fl - 1] == '\r' && fl == avail)
@@ -657,6 +696,7 @@ frame_line(struct kl_scan *sc, size_t avail)
 	fr.msg += q;
 	if (fr.msg > fl)
 		fr.msg = fl;
+	pk = sc->prev_kind;
 	sc->prev_kind = fr.kind;
 	sc->msg_abs = sc->ls_abs + fr.msg;
 	sc->framed = 1;
@@ -665,17 +705,36 @@ frame_line(struct kl_scan *sc, size_t avail)
 	if (fr.boot) {
 		if (sc->seg_banner)
 			newseg = 1;
+	} else if (fr.has_ts && sc->spec_ts) {
+		sc->ts_need = 1;
+		sc->ts_first = fr.ts_us;
 	} else if (fr.has_ts && sc->have_ts &&
 	    fr.ts_us + 1000000 < sc->last_ts &&
 	    fr.ts_us < 10000000)
 		newseg = 1;
 	if (newseg && new_segment(sc, sc->lineno - 1, sc->ls_abs) != 0)
 		return (1);
+	if (newseg && sc->spec_mode && !sc->rs_done) {
+		sc->rs_done = 1;
+		sc->rs_line = sc->lineno;
+		sc->rs_bootno = sc->boot;
+		sc->rs_off = sc->ls_abs;
+		sc->rs_pk = pk;
+		sc->rs_boot = fr.boot;
+		sc->rs_has_ts = fr.has_ts;
+		sc->rs_ts = fr.ts_us;
+		sc->rs_st = sc->st;
+		sc->prior_spec = 1;
+		sc->starch_spec = 1;
+		if (sc->mark != NULL)
+			sc->mark(sc->sink.arg);
+	}
 	if (fr.boot)
 		sc->seg_banner = 1;
 	if (fr.has_ts) {
 		sc->have_ts = 1;
 		sc->last_ts = fr.ts_us;
+		sc->spec_ts = 0;
 	}
 	sc->seg_lines++;
 
@@ -996,6 +1055,10 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->seg_banner = sc->seg_lines = 0;
 	sc->have_ts = 0;
 	sc->last_ts = 0;
+	sc->spec_ts = sc->ts_need = 0;
+	sc->ts_first = 0;
+	sc->spec_mode = sc->rs_done = 0;
+	sc->prior_spec = sc->starch_spec = sc->prior_used = 0;
 	sc->seg_flags = 0;
 	sc->seg_first = 1;
 	sc->seg_off = 0;
@@ -1244,4 +1307,344 @@ kl_scan_marks(const struct kl_scan *sc, uint64_t marks[KL_SCAN_MARKS])
 	if (end > 0)
 		marks[n++] = end - 1;
 	return (n);
+}
+
+/*
+ * The chunked scan (chunk.c, scan-int.h).  A chunk scanner starts at a
+ * line start from a speculated state (kl_scan_spec_begin()); its events
+ * are kept, and given to the real sink only when the real state at the
+ * cut agrees (kl_scan_spec_ok()), or from the chunk's first new boot
+ * segment on when the real scan, brought there in order, starts that
+ * segment too (kl_scan_resync()); the real scanner then takes the chunk
+ * scanner's state at the chunk's end (kl_scan_adopt()).
+ */
+
+/* Scan the complete lines the window holds (a chunk ends at a newline). */
+int
+kl_scan_drain(struct kl_scan *sc, struct kl_error *err)
+{
+	if (sc->stopped)
+		return (1);
+	return (process(sc, 0, err));
+}
+
+/* Is the scanner at a line start, no partial line held, not stopped? */
+static int
+at_line_start(const struct kl_scan *sc)
+{
+	return (!sc->stopped && sc->rec == NULL && !sc->skip_alnum &&
+	    sc->ls != NO_LINE && sc->ls == sc->len && sc->done == sc->len);
+}
+
+/*
+ * Is the scanner at a line start with nothing held: no partial line, no
+ * waiting token or line event, no report watch, no journal record?
+ */
+int
+kl_scan_clean(const struct kl_scan *sc)
+{
+	return (at_line_start(sc) && !sc->watch && sc->npend == 0 &&
+	    sc->nlines == 0);
+}
+
+/* The state the lines after the cut depend on (see kl_scan_spec_ok()). */
+void
+kl_scan_spec_get(const struct kl_scan *sc, struct kl_spec *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->prev_kind = sc->prev_kind;
+	sp->seg_banner = sc->seg_banner;
+	sp->seg_flags = sc->seg_flags;
+	sp->decided = sc->decided;
+	sp->arch = sc->arch;
+	sp->widths = sc->widths;
+	sp->prior = sc->prior;
+	sp->st_arch = sc->st.arch;
+	memcpy(&sp->det, &sc->det, sizeof(sp->det));
+	memcpy(&sp->layout, &sc->layout, sizeof(sp->layout));
+	memcpy(&sp->anchors, &sc->anchors, sizeof(sp->anchors));
+}
+
+/*
+ * Make sc a chunk scanner for the lines from unit offset off, in the
+ * speculated state sp (a clean one: nothing waits).  Its line numbers,
+ * boot segments and counters start at 0, to be moved by the real ones
+ * (chunk.c): the line before the chunk is line 0, the open segment is
+ * boot 0, whose first line and offset (unknown here) the replay takes
+ * from the real scan.
+ */
+void
+kl_scan_spec_begin(struct kl_scan *sc, const struct kl_spec *sp,
+    uint64_t off)
+{
+	kl_scan_reset(sc);
+	sc->prev_kind = sp->prev_kind;
+	sc->seg_banner = sp->seg_banner;
+	sc->seg_flags = sp->seg_flags;
+	sc->decided = sp->decided;
+	sc->arch = sp->arch;
+	sc->widths = sp->widths;
+	sc->prior = sp->prior;
+	memcpy(&sc->det, &sp->det, sizeof(sc->det));
+	memcpy(&sc->layout, &sp->layout, sizeof(sc->layout));
+	memcpy(&sc->anchors, &sp->anchors, sizeof(sc->anchors));
+	memset(&sc->st, 0, sizeof(sc->st));
+	sc->st.arch = sp->st_arch;
+	sc->seg_off = off;
+	sc->spec_ts = 1;	/* the clock before the cut: not known */
+	sc->spec_mode = 1;
+	sc->base = off;
+	line_start(sc, 0);
+}
+
+/*
+ * May all the events of chunk scanner w, started from sp, be given to
+ * the sink of the real scanner sc, which stands clean at the chunk's
+ * start?  Yes when w is at a line start (the chunk's end; what it holds
+ * there, sc takes over) and every input of the lines after the cut
+ * agrees:
+ *  - prev_kind: frame.c reads a line in the light of the one before;
+ *  - seg_banner: a banner starts a new boot segment only after one;
+ *  - seg_flags: the unhashed-banner flag is on every finding;
+ *  - decided, arch, widths, prior, layout, st.arch: which tokens are
+ *    found and how they classify, the arch of boot events and counters;
+ *  - det: the evidence detection goes on from (frozen once decided, but
+ *    read by the report watch: family, bits, page_offset, kver);
+ *  - anchors: the clusters classify.c compares values with;
+ *  - the clock: w read its first timestamped line as no new boot, which
+ *    the real last timestamp must confirm (ts_need, ts_first);
+ *  - nothing waits in sc (clean): no token, line event or report watch.
+ * Not compared, moved instead: line numbers, boot numbers, the open
+ * segment's first line and offset (its boot event is completed at the
+ * replay), seg_lines (read only at the unit's end and by journals) and
+ * the counters, which add up.  Offsets are the unit's in both.  A field
+ * compared by its bytes (det, layout, anchors) can only say "differs"
+ * too often, never "same" wrongly: that costs a rescan, not an error.
+ */
+int
+kl_scan_spec_ok(const struct kl_scan *sc, const struct kl_spec *sp,
+    const struct kl_scan *w)
+{
+	struct kl_spec now;
+
+	if (!kl_scan_clean(sc) || !at_line_start(w) || w->eng != sc->eng)
+		return (0);
+	kl_scan_spec_get(sc, &now);
+	if (now.prev_kind != sp->prev_kind ||
+	    now.seg_banner != sp->seg_banner ||
+	    now.seg_flags != sp->seg_flags ||
+	    now.decided != sp->decided || now.arch != sp->arch ||
+	    now.widths != sp->widths || now.prior != sp->prior ||
+	    now.st_arch != sp->st_arch ||
+	    memcmp(&now.det, &sp->det, sizeof(now.det)) != 0 ||
+	    memcmp(&now.layout, &sp->layout, sizeof(now.layout)) != 0 ||
+	    memcmp(&now.anchors, &sp->anchors, sizeof(now.anchors)) != 0)
+		return (0);
+	/* frame_line(): would the real clock have started a new boot? */
+	if (w->ts_need && sc->have_ts && w->ts_first + 1000000 < sc->last_ts &&
+	    w->ts_first < 10000000)
+		return (0);
+	return (1);
+}
+
+/*
+ * Where w's events from its first new boot segment on may start: the
+ * unit offset of that segment's first line, or UINT64_MAX when they
+ * cannot be used (no such segment, or a later decision read the prior
+ * arch, which w did not know).
+ */
+uint64_t
+kl_scan_resync_off(const struct kl_scan *w)
+{
+	if (!w->rs_done || w->prior_used || !at_line_start(w))
+		return (UINT64_MAX);
+	return (w->rs_off);
+}
+
+/*
+ * The real scanner sc, fed in order up to the start of the line where
+ * chunk scanner w started its first new boot segment: does sc start one
+ * there too?  The line is framed as w framed it when sc read the same
+ * line before (prev_kind); the new segment follows from the banner and
+ * the clock as in frame_line().  If so, sc closes its segment now, as
+ * frame_line() would (the events go to the real sink), and after that
+ * its state is w's at the same point: a fresh segment, whose detector,
+ * anchors, flags and clock are empty in both; what is not reset (the
+ * prior arch, st.arch) w treated as unknown (prior_spec, starch_spec:
+ * kl_scan_resync_off() refused a w that read it).  Returns 1 when it
+ * did, 0 when not (nothing done: go on in order), -1 when the sink
+ * stopped the scan.
+ */
+int
+kl_scan_resync(struct kl_scan *sc, const struct kl_scan *w)
+{
+	int newseg;
+
+	if (kl_scan_resync_off(w) == UINT64_MAX || !at_line_start(sc) ||
+	    sc->ls_abs != w->rs_off || sc->prev_kind != w->rs_pk ||
+	    w->eng != sc->eng)
+		return (0);
+	if (w->rs_boot)
+		newseg = sc->seg_banner;
+	else
+		newseg = w->rs_has_ts && sc->have_ts &&
+		    w->rs_ts + 1000000 < sc->last_ts && w->rs_ts < 10000000;
+	if (!newseg)
+		return (0);
+	if (new_segment(sc, sc->lineno, sc->ls_abs) != 0)
+		return (-1);
+	return (1);
+}
+
+/* Add the counters of w since from (NULL: all) to sc's. */
+static void
+add_stats(struct kl_stats *st, const struct kl_stats *w,
+    const struct kl_stats *from)
+{
+	struct kl_stats z;
+	size_t i;
+
+	if (from == NULL) {
+		memset(&z, 0, sizeof(z));
+		from = &z;
+	}
+	st->lines += w->lines - from->lines;
+	st->candidates += w->candidates - from->candidates;
+	st->findings += w->findings - from->findings;
+	st->boots += w->boots - from->boots;
+	for (i = 0; i < KL_REGION_COUNT; i++)
+		st->region[i] += w->region[i] - from->region[i];
+	for (i = 0; i < KL_SUP_COUNT; i++)
+		st->suppressed[i] += w->suppressed[i] - from->suppressed[i];
+	st->unhashed += w->unhashed - from->unhashed;
+}
+
+/*
+ * sc takes chunk scanner w's state at the chunk's end, unit offset end:
+ * w's line n is sc's line n + linebase, w's boot b sc's b + bootbase.
+ * rs: w's events were taken from its resync point on (sc stands just
+ * after its own new segment there), else all of them.  What waits in w
+ * (tokens, line events, a report watch) waits in sc now.  Returns -1
+ * when memory is short (sc is then unchanged).
+ */
+int
+kl_scan_adopt(struct kl_scan *sc, const struct kl_scan *w, uint64_t end,
+    uint64_t linebase, unsigned bootbase, int rs)
+{
+	size_t i;
+
+	if (grow((void **)&sc->pend, &sc->pendcap, w->npend,
+	    sizeof(*sc->pend)) == -1 ||
+	    grow((void **)&sc->arena, &sc->arenacap, w->arenalen, 1) == -1)
+		return (-1);
+	sc->prev_kind = w->prev_kind;
+	if (w->boot > 0) {
+		/* The chunk opened the segment now open. */
+		sc->seg_first = w->seg_first + linebase;
+		sc->seg_off = w->seg_off;
+		sc->seg_lines = w->seg_lines;
+		sc->have_ts = w->have_ts;
+		sc->last_ts = w->last_ts;
+	} else {
+		sc->seg_lines += w->seg_lines;
+		if (w->have_ts) {
+			sc->have_ts = 1;
+			sc->last_ts = w->last_ts;
+		}
+	}
+	sc->boot = bootbase + w->boot;
+	sc->lineno = linebase + w->lineno;
+	sc->seg_banner = w->seg_banner;
+	sc->seg_flags = w->seg_flags;
+	sc->decided = w->decided;
+	sc->arch = w->arch;
+	sc->widths = w->widths;
+	if (!rs || !w->prior_spec)
+		sc->prior = w->prior;
+	memcpy(&sc->det, &w->det, sizeof(sc->det));
+	memcpy(&sc->layout, &w->layout, sizeof(sc->layout));
+	memcpy(&sc->anchors, &w->anchors, sizeof(sc->anchors));
+	/* What waits. */
+	if (w->npend > 0)
+		memcpy(sc->pend, w->pend, w->npend * sizeof(*sc->pend));
+	for (i = 0; i < w->npend; i++)
+		sc->pend[i].line += linebase;
+	sc->npend = w->npend;
+	sc->nlines = w->nlines;
+	if (w->arenalen > 0)
+		memcpy(sc->arena, w->arena, w->arenalen);
+	sc->arenalen = w->arenalen;
+	sc->watch = w->watch;
+	sc->watch_banner = w->watch_banner;
+	sc->watch_lines = w->watch_lines;
+	sc->watch_line = w->watch_line + linebase;
+	sc->watch_off = w->watch_off;
+	memcpy(&sc->rdet, &w->rdet, sizeof(sc->rdet));
+	/* Counters: w's line at the resync point was counted before it. */
+	if (rs) {
+		add_stats(&sc->st, &w->st, &w->rs_st);
+		sc->st.lines++;
+		sc->st.bytes += end - w->rs_off;
+	} else {
+		add_stats(&sc->st, &w->st, NULL);
+		sc->st.bytes += w->st.bytes;
+	}
+	if (!rs || !w->starch_spec)
+		sc->st.arch = w->st.arch;
+	restart_at(sc, end);
+	return (0);
+}
+
+/* The real scan's bases for a chunk's events. */
+void
+kl_scan_pos(const struct kl_scan *sc, struct kl_scan_pos *pos)
+{
+	pos->lineno = sc->lineno;
+	pos->boot = sc->boot;
+	pos->seg_first = sc->seg_first;
+	pos->seg_off = sc->seg_off;
+}
+
+/*
+ * A chunk scanner's resync line (kl_scan_resync_off()), and its boot
+ * segment number, both counted from the chunk's start.
+ */
+uint64_t
+kl_scan_resync_line(const struct kl_scan *w, unsigned *boot)
+{
+	*boot = w->rs_bootno;
+	return (w->rs_line);
+}
+
+/* The sink the scanner was made with. */
+const struct kl_sink *
+kl_scan_sink(const struct kl_scan *sc)
+{
+	return (&sc->sink);
+}
+
+/* The engine the scanner was made with. */
+const struct kl_engine *
+kl_scan_engine(const struct kl_scan *sc)
+{
+	return (sc->eng);
+}
+
+/* The sink asked to stop (during a replay). */
+void
+kl_scan_stop(struct kl_scan *sc)
+{
+	sc->stopped = 1;
+}
+
+/*
+ * A chunk scanner's recording sink: its line filter, and the function
+ * called (with the sink's arg) at the resync point.
+ */
+void
+kl_scan_set_chunk(struct kl_scan *sc, const uint64_t *first,
+    void (*mark)(void *))
+{
+	sc->sink.line_first = first;
+	sc->mark = mark;
 }

@@ -301,6 +301,9 @@ struct run {
 void		 run_out_failed(int);
 _Noreturn void	 run_main(struct cli *);
 
+/* chunk.c */
+int		 chunk_input(struct run *, const char *, int, unsigned);
+
 /* sink.c */
 void		 sink_init(struct run *);
 
@@ -387,6 +390,7 @@ void		 verdict_free(void);
 void		 verdict_unit_begin(void);
 int		 verdict_wants(const struct kl_line *);
 const uint64_t	*verdict_line_first(void);
+int		 verdict_first_fixed(void);
 size_t		 verdict_line(const struct kl_line *, struct kl_finding *,
 		     size_t);
 const char	*verdict_rule(const struct kl_finding *, const char **);

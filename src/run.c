@@ -418,6 +418,21 @@ split_input(const char *path, int fd)
 	return (stop);
 }
 
+static unsigned	jobs_count(const struct cli *);
+
+/*
+ * -j on the one input, a big plain file: its lines on the workers'
+ * cores (chunk.c).  -1: not one to chunk; else non-zero: -q, stop.
+ */
+static int
+chunk_file(const char *path, int fd)
+{
+	run.is_stdin = 0;
+	run.iops.flags = input_flags(0);
+	run.native = path;
+	return (chunk_input(&run, path, fd, jobs_count(run.cli)));
+}
+
 /* Scan an open file (met in a directory walk or not) and close it. */
 static int
 input_file(const char *path, int fd, int walked)
@@ -426,6 +441,9 @@ input_file(const char *path, int fd, int walked)
 
 	if (run.jobs && run.split && !walked && members_split(fd))
 		stop = split_input(path, fd);
+	else if (run.jobs && run.split && !walked &&
+	    (stop = chunk_file(path, fd)) != -1)
+		;
 	else if (run.jobs)
 		stop = jobs_input(path, path, fd, 0, walked);
 	else

@@ -549,6 +549,24 @@ verdict_line_first(void)
 }
 
 /*
+ * Do the words verdict_line_first() points to stay as they are for the
+ * run?  They change with the map of the segment (pick_map()): not when
+ * there is no map at all, nor when a map serves any release.
+ */
+int
+verdict_first_fixed(void)
+{
+	size_t	i;
+
+	if (vs.nmaps == 0 && vs.dir == NULL)
+		return (1);
+	for (i = 0; i < vs.nmaps; i++)
+		if (kl_sym_release(vs.maps[i]) == NULL)
+			return (1);
+	return (0);
+}
+
+/*
  * Can the framed line l change anything here (the release, the KASLR
  * evidence, the leak-source spans) or make a finding?  Most lines
  * cannot, and the caller skips verdict_line() for them.

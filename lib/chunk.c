@@ -1,0 +1,692 @@
+/*
+ * chunk.c - one plain file scanned on several threads, with the events
+ * of the serial scan, in its order.
+ *
+ * The calling thread reads the file (pread) in chunks cut after a
+ * newline and holds the real scanner.  The first chunks are scanned in
+ * order by the real scanner, until its state is settled (kl_scan_clean()
+ * and the architecture decided); from then on each chunk is given to a
+ * thread with a copy of the latest real state (struct kl_spec) and
+ * scanned by a scanner of its own, whose sink records the events (deep
+ * enough: the bytes they point to stay in the chunk's buffer or are
+ * copied).  When the real scan reaches the chunk's start, the real state
+ * is compared with the copy the chunk started from (kl_scan_spec_ok()):
+ * the same, the recorded events go to the real sink with their line and
+ * boot numbers moved, and the real scanner takes the chunk scanner's end
+ * state (kl_scan_adopt()); different, the chunk is scanned again, in
+ * order, by the real scanner.  Either way the sink sees what the serial
+ * scan would have made.  At most slots chunks are in flight.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kleak.h"
+#include "kleak-int.h"
+#include "scan-int.h"
+
+enum { EV_FINDING, EV_LINE, EV_BOOT };
+enum { SL_FREE, SL_QUEUED, SL_RUNNING, SL_DONE };
+
+#define OWN_TEXT	0x1	/* text is an arena offset */
+#define OWN_LTEXT	0x2	/* ltext (a line's text) likewise */
+
+/* One recorded sink event. */
+struct ev {
+	int			 kind;		/* EV_* */
+	unsigned		 own;		/* OWN_* */
+	size_t			 text;		/* arena offsets */
+	size_t			 ltext;
+	union {
+		struct kl_finding f;
+		struct kl_line	 l;
+		struct kl_boot	 b;
+	} u;
+};
+
+/* A chunk in flight, and the scanner that scans it ahead. */
+struct slot {
+	struct kl_scan		*sc;
+	int			 state;		/* SL_* */
+	uint64_t		 seq;
+	uint64_t		 off;		/* unit offset of buf[0] */
+	uint8_t			*buf;
+	size_t			 len;
+	size_t			 cap;
+	struct kl_spec		 spec;		/* the state it starts from */
+	int			 lfnull;	/* line_first was NULL */
+	uint64_t		 lf[4];
+	int			 rc;
+	int			 nomem;
+	size_t			 i0;		/* events from the resync */
+	struct ev		*ev;
+	size_t			 nev;
+	size_t			 evcap;
+	uint8_t			*arena;
+	size_t			 alen;
+	size_t			 acap;
+};
+
+struct ck {
+	int			 fd;
+	off_t			 start;		/* file offset of unit 0 */
+	size_t			 chunk;
+	struct slot		*slot;
+	unsigned		 nslots;
+	pthread_t		*th;
+	unsigned		 nth;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 work;
+	pthread_cond_t		 done;
+	int			 quit;
+};
+
+/* A monotonic clock in nanoseconds, for the counters. */
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		return (0);
+	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+/* The last newline of b[0, n), or NULL. */
+static const uint8_t *
+last_nl(const uint8_t *b, size_t n)
+{
+	while (n > 0)
+		if (b[--n] == '\n')
+			return (b + n);
+	return (NULL);
+}
+
+/* Make room for need more bytes in the slot's arena. */
+static int
+arena_room(struct slot *s, size_t need)
+{
+	size_t nc;
+	void *np;
+
+	if (s->acap - s->alen >= need)
+		return (0);
+	nc = s->acap == 0 ? 4096 : s->acap;
+	while (nc - s->alen < need) {
+		if (nc > SIZE_MAX / 2)
+			return (-1);
+		nc *= 2;
+	}
+	if ((np = realloc(s->arena, nc)) == NULL)
+		return (-1);
+	s->arena = np;
+	s->acap = nc;
+	return (0);
+}
+
+/*
+ * Keep the n bytes at p for the replay: in the chunk's buffer they stay
+ * where they are (0), elsewhere (the scanner's window or pending arena)
+ * they are copied to the slot's arena, at *off (1); -1: no memory.
+ */
+static int
+keep(struct slot *s, const uint8_t *p, size_t n, size_t *off)
+{
+	uintptr_t a = (uintptr_t)p, lo = (uintptr_t)s->buf;
+
+	if (a >= lo && a <= lo + s->len && n <= lo + s->len - a)
+		return (0);
+	if (arena_room(s, n) == -1)
+		return (-1);
+	if (n > 0)
+		memcpy(s->arena + s->alen, p, n);
+	*off = s->alen;
+	s->alen += n;
+	return (1);
+}
+
+/* A new event at the end of the slot's list, or NULL. */
+static struct ev *
+ev_new(struct slot *s, int kind)
+{
+	struct ev *e;
+	size_t nc;
+
+	if (s->nev == s->evcap) {
+		nc = s->evcap == 0 ? 1024 : s->evcap * 2;
+		if (nc > SIZE_MAX / sizeof(*e) ||
+		    (e = realloc(s->ev, nc * sizeof(*e))) == NULL)
+			return (NULL);
+		s->ev = e;
+		s->evcap = nc;
+	}
+	e = &s->ev[s->nev++];
+	e->kind = kind;
+	e->own = 0;
+	return (e);
+}
+
+/* Recording sink: a finding. */
+static int
+rec_finding(void *arg, const struct kl_finding *f)
+{
+	struct slot *s = arg;
+	struct ev *e;
+	int k;
+
+	if (f->record != NULL || (e = ev_new(s, EV_FINDING)) == NULL)
+		goto fail;
+	e->u.f = *f;
+	if ((k = keep(s, f->text, f->textlen, &e->text)) == -1)
+		goto fail;
+	if (k == 1)
+		e->own |= OWN_TEXT;
+	if ((k = keep(s, f->ltext, f->llen, &e->ltext)) == -1)
+		goto fail;
+	if (k == 1)
+		e->own |= OWN_LTEXT;
+	return (0);
+fail:
+	s->nomem = 1;
+	return (1);
+}
+
+/* Recording sink: a line. */
+static int
+rec_line(void *arg, const struct kl_line *l)
+{
+	struct slot *s = arg;
+	struct ev *e;
+	int k;
+
+	if (l->record != NULL || (e = ev_new(s, EV_LINE)) == NULL)
+		goto fail;
+	e->u.l = *l;
+	if ((k = keep(s, l->text, l->len, &e->ltext)) == -1)
+		goto fail;
+	if (k == 1)
+		e->own |= OWN_LTEXT;
+	return (0);
+fail:
+	s->nomem = 1;
+	return (1);
+}
+
+/* Recording sink: a boot segment ended. */
+static int
+rec_boot(void *arg, const struct kl_boot *b)
+{
+	struct slot *s = arg;
+	struct ev *e;
+
+	if ((e = ev_new(s, EV_BOOT)) == NULL) {
+		s->nomem = 1;
+		return (1);
+	}
+	e->u.b = *b;
+	return (0);
+}
+
+/* The chunk scanner's first new boot segment: its events start here. */
+static void
+rec_mark(void *arg)
+{
+	struct slot *s = arg;
+
+	s->i0 = s->nev;
+}
+
+/* Scan one chunk ahead (on a thread), from the state it was given. */
+static void
+scan_ahead(struct slot *s)
+{
+	struct kl_error err;
+
+	memset(&err, 0, sizeof(err));
+	s->nev = 0;
+	s->alen = 0;
+	s->nomem = 0;
+	s->i0 = SIZE_MAX;
+	kl_scan_set_chunk(s->sc, s->lfnull ? NULL : s->lf, rec_mark);
+	kl_scan_spec_begin(s->sc, &s->spec, s->off);
+	s->rc = kl_scan_feed(s->sc, s->buf, s->len, &err);
+	if (s->rc == 0)
+		s->rc = kl_scan_drain(s->sc, &err);
+}
+
+/* A scanning thread: the oldest queued chunk, until told to quit. */
+static void *
+worker(void *arg)
+{
+	struct ck *ck = arg;
+	struct slot *s;
+	unsigned i;
+
+	pthread_mutex_lock(&ck->mu);
+	for (;;) {
+		s = NULL;
+		for (i = 0; i < ck->nslots; i++)
+			if (ck->slot[i].state == SL_QUEUED && (s == NULL ||
+			    ck->slot[i].seq < s->seq))
+				s = &ck->slot[i];
+		if (ck->quit)
+			break;
+		if (s == NULL) {
+			pthread_cond_wait(&ck->work, &ck->mu);
+			continue;
+		}
+		s->state = SL_RUNNING;
+		pthread_mutex_unlock(&ck->mu);
+		scan_ahead(s);
+		pthread_mutex_lock(&ck->mu);
+		s->state = SL_DONE;
+		pthread_cond_broadcast(&ck->done);
+	}
+	pthread_mutex_unlock(&ck->mu);
+	return (NULL);
+}
+
+/*
+ * Read into s the lines from unit offset off: about ck->chunk bytes,
+ * more for a line that does not end there, up to and with the last
+ * newline.  *eof: the file ended (bytes after the last newline are left
+ * for the end).  Returns -1 on a read error.
+ */
+static int
+read_chunk(struct ck *ck, struct slot *s, uint64_t off, int *eof,
+    struct kl_error *err)
+{
+	size_t got = 0, want = ck->chunk, nc;
+	const uint8_t *nl;
+	ssize_t r;
+	void *np;
+
+	s->len = 0;
+	for (;;) {
+		if (s->cap - got < want) {
+			nc = got + want;
+			if (nc < got || (np = realloc(s->buf, nc)) == NULL) {
+				kl_error_set(err, KL_ENOMEM, ENOMEM,
+				    "out of memory");
+				return (-1);
+			}
+			s->buf = np;
+			s->cap = nc;
+		}
+		while (want > 0) {
+			r = pread(ck->fd, s->buf + got, want,
+			    ck->start + (off_t)(off + got));
+			if (r == -1 && errno == EINTR)
+				continue;
+			if (r == -1) {
+				kl_error_set(err, KL_EIO, errno,
+				    "read failed");
+				return (-1);
+			}
+			if (r == 0) {
+				*eof = 1;
+				break;
+			}
+			got += (size_t)r;
+			want -= (size_t)r;
+		}
+		nl = NULL;
+		if (got > 0)
+			nl = last_nl(s->buf, got);
+		if (nl != NULL) {
+			s->len = (size_t)(nl - s->buf) + 1;
+			return (0);
+		}
+		if (*eof)
+			return (0);
+		want = got;	/* a long line: read as much again */
+	}
+}
+
+/* Feed the chunk in s to the real scanner, in order. */
+static int
+scan_serial(struct kl_scan *sc, struct slot *s, struct kl_error *err)
+{
+	int rc;
+
+	if ((rc = kl_scan_feed(sc, s->buf, s->len, err)) != 0)
+		return (rc);
+	return (kl_scan_drain(sc, err));
+}
+
+/* Does the real sink's line filter still read as the chunk's copy? */
+static int
+same_filter(const struct kl_sink *k, const struct slot *s)
+{
+	if (k->line_first == NULL)
+		return (s->lfnull);
+	return (!s->lfnull && memcmp(k->line_first, s->lf, sizeof(s->lf)) ==
+	    0);
+}
+
+/*
+ * Give the recorded events of s from the from-th on to the real sink:
+ * line and boot numbers moved by linebase and bootbase, the boot event
+ * of the segment open at the chunk's start (boot 0) completed from pos.
+ * Returns 1 when the sink asked to stop.
+ */
+static int
+replay(struct kl_scan *sc, struct slot *s, size_t from, uint64_t linebase,
+    unsigned bootbase, const struct kl_scan_pos *pos)
+{
+	const struct kl_sink *k = kl_scan_sink(sc);
+	struct kl_finding f;
+	struct kl_line l;
+	struct kl_boot b;
+	struct ev *e;
+	size_t i;
+	int rc = 0;
+
+	for (i = from; i < s->nev && rc == 0; i++) {
+		e = &s->ev[i];
+		switch (e->kind) {
+		case EV_FINDING:
+			f = e->u.f;
+			if (e->own & OWN_TEXT)
+				f.text = s->arena + e->text;
+			if (e->own & OWN_LTEXT)
+				f.ltext = s->arena + e->ltext;
+			f.line += linebase;
+			f.boot += bootbase;
+			rc = k->finding(k->arg, &f);
+			break;
+		case EV_LINE:
+			l = e->u.l;
+			if (e->own & OWN_LTEXT)
+				l.text = s->arena + e->ltext;
+			l.line += linebase;
+			l.boot += bootbase;
+			rc = k->line(k->arg, &l);
+			break;
+		default:
+			b = e->u.b;
+			if (b.boot == 0) {
+				b.first_line = pos->seg_first;
+				b.first_offset = pos->seg_off;
+			} else
+				b.first_line += linebase;
+			b.last_line += linebase;
+			b.boot += bootbase;
+			rc = k->boot(k->arg, &b);
+			break;
+		}
+	}
+	if (rc != 0) {
+		kl_scan_stop(sc);
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * The oldest chunk in flight, s, is scanned: give its events to the
+ * real scanner sc's sink (all of them, or from its first new boot
+ * segment on, after the lines before it were scanned in order), or scan
+ * it again in order.  Returns as kl_scan_feed().
+ */
+static int
+settle(struct kl_scan *sc, struct slot *s, struct kl_chunk_stats *cs,
+    struct kl_error *err)
+{
+	uint64_t t = now_ns();
+	struct kl_scan_pos pos;
+	struct slot pre;
+	uint64_t end = s->off + s->len, rs;
+	unsigned bootbase, rsboot;
+	int rc;
+
+	if (s->rc != 0 || s->nomem || !same_filter(kl_scan_sink(sc), s))
+		goto serial;
+	if (kl_scan_spec_ok(sc, &s->spec, s->sc)) {
+		kl_scan_pos(sc, &pos);
+		if ((rc = replay(sc, s, 0, pos.lineno, pos.boot, &pos)) != 0)
+			return (rc);
+		if (kl_scan_adopt(sc, s->sc, end, pos.lineno, pos.boot,
+		    0) == -1)
+			goto nomem;
+		cs->accepted++;
+		cs->replay_ns += now_ns() - t;
+		return (0);
+	}
+	rs = kl_scan_resync_off(s->sc);
+	if (rs == UINT64_MAX || s->i0 == SIZE_MAX || rs < s->off ||
+	    rs > end)
+		goto serial;
+	/* The lines before the chunk's first new boot, in order. */
+	pre = *s;
+	pre.len = (size_t)(rs - s->off);
+	if ((rc = scan_serial(sc, &pre, err)) != 0)
+		return (rc);
+	if ((rc = kl_scan_resync(sc, s->sc)) == -1)
+		return (1);
+	if (rc == 0) {
+		/* Not the same boot there: the rest in order. */
+		cs->rescanned++;
+		pre.buf = s->buf + pre.len;
+		pre.len = s->len - pre.len;
+		rc = scan_serial(sc, &pre, err);
+		cs->order_ns += now_ns() - t;
+		return (rc);
+	}
+	cs->order_ns += now_ns() - t;
+	t = now_ns();
+	kl_scan_pos(sc, &pos);
+	pos.lineno -= kl_scan_resync_line(s->sc, &rsboot) - 1;
+	bootbase = pos.boot - rsboot;
+	if ((rc = replay(sc, s, s->i0, pos.lineno, bootbase, &pos)) != 0)
+		return (rc);
+	if (kl_scan_adopt(sc, s->sc, end, pos.lineno, bootbase, 1) == -1)
+		goto nomem;
+	cs->resynced++;
+	cs->replay_ns += now_ns() - t;
+	return (0);
+serial:
+	cs->rescanned++;
+	rc = scan_serial(sc, s, err);
+	cs->order_ns += now_ns() - t;
+	return (rc);
+nomem:
+	kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
+	return (-1);
+}
+
+/* The latest real state, when chunks may start from it. */
+static int
+spec_now(const struct kl_scan *sc, struct kl_spec *sp)
+{
+	if (!kl_scan_clean(sc))
+		return (0);
+	kl_scan_spec_get(sc, sp);
+	return (1);
+}
+
+/* Stop the threads and free what the chunked scan made. */
+static void
+ck_free(struct ck *ck)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&ck->mu);
+	ck->quit = 1;
+	pthread_cond_broadcast(&ck->work);
+	pthread_mutex_unlock(&ck->mu);
+	for (i = 0; i < ck->nth; i++)
+		pthread_join(ck->th[i], NULL);
+	for (i = 0; i < ck->nslots; i++) {
+		kl_scan_free(ck->slot[i].sc);
+		free(ck->slot[i].buf);
+		free(ck->slot[i].ev);
+		free(ck->slot[i].arena);
+	}
+	free(ck->slot);
+	free(ck->th);
+	pthread_cond_destroy(&ck->work);
+	pthread_cond_destroy(&ck->done);
+	pthread_mutex_destroy(&ck->mu);
+}
+
+/* Set up the slots, their scanners and the threads. */
+static int
+ck_init(struct ck *ck, struct kl_scan *sc, int fd,
+    const struct kl_chunk_opt *opt, struct kl_error *err)
+{
+	const struct kl_sink *real = kl_scan_sink(sc);
+	struct kl_sink rs;
+	unsigned i;
+
+	memset(ck, 0, sizeof(*ck));
+	pthread_mutex_init(&ck->mu, NULL);
+	pthread_cond_init(&ck->work, NULL);
+	pthread_cond_init(&ck->done, NULL);
+	ck->fd = fd;
+	if ((ck->start = lseek(fd, 0, SEEK_CUR)) == -1)
+		ck->start = 0;
+	ck->chunk = opt->chunk > 0 ? opt->chunk : 8u << 20;
+	ck->nslots = opt->slots > 0 ? opt->slots : 2 * opt->threads;
+	if (ck->nslots < 2)
+		ck->nslots = 2;
+	if ((ck->slot = calloc(ck->nslots, sizeof(*ck->slot))) == NULL ||
+	    (ck->th = calloc(opt->threads, sizeof(*ck->th))) == NULL)
+		goto nomem;
+	for (i = 0; i < ck->nslots; i++) {
+		memset(&rs, 0, sizeof(rs));
+		rs.arg = &ck->slot[i];
+		rs.finding = real->finding != NULL ? rec_finding : NULL;
+		rs.line = real->line != NULL ? rec_line : NULL;
+		rs.boot = real->boot != NULL ? rec_boot : NULL;
+		if ((ck->slot[i].sc = kl_scan_new(kl_scan_engine(sc), &rs,
+		    err)) == NULL)
+			return (-1);
+	}
+	for (i = 0; i < opt->threads; i++) {
+		if (pthread_create(&ck->th[i], NULL, worker, ck) != 0)
+			break;
+		ck->nth++;
+	}
+	return (0);
+nomem:
+	kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
+	return (-1);
+}
+
+/*
+ * Scan the file at fd, from its offset to its end, as kl_scan_feed() of
+ * all its bytes would (the caller ends the unit with kl_scan_end()).  sc
+ * holds a unit just begun.  Returns 0, 1 when the sink stopped the
+ * scan, -1 on error (a read error: KL_EIO).
+ */
+int
+kl_scan_chunked(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
+    struct kl_chunk_stats *cs, struct kl_error *err)
+{
+	struct ck ck;
+	struct kl_spec cur;
+	struct slot *s;
+	uint64_t off = 0, seq = 0, t;
+	unsigned head = 0, inflight = 0;
+	int eof = 0, have = 0, rc = 0;
+	ssize_t r;
+	uint8_t *p;
+
+	memset(cs, 0, sizeof(*cs));
+	if (opt->threads < 1) {
+		kl_error_set(err, KL_EINVAL, 0, "no thread to scan with");
+		return (-1);
+	}
+	if (ck_init(&ck, sc, fd, opt, err) == -1) {
+		ck_free(&ck);
+		return (-1);
+	}
+	have = spec_now(sc, &cur);
+	for (;;) {
+		/* Chunks ahead, from the latest real state. */
+		while (have && !eof && inflight < ck.nslots && ck.nth > 0) {
+			s = &ck.slot[(head + inflight) % ck.nslots];
+			if ((rc = read_chunk(&ck, s, off, &eof, err)) != 0)
+				goto out;
+			if (s->len == 0)
+				break;
+			s->spec = cur;
+			s->lfnull = kl_scan_sink(sc)->line_first == NULL;
+			if (!s->lfnull)
+				memcpy(s->lf, kl_scan_sink(sc)->line_first,
+				    sizeof(s->lf));
+			s->off = off;
+			off += s->len;
+			cs->chunks++;
+			pthread_mutex_lock(&ck.mu);
+			s->seq = seq++;
+			s->state = SL_QUEUED;
+			pthread_cond_signal(&ck.work);
+			pthread_mutex_unlock(&ck.mu);
+			inflight++;
+		}
+		if (inflight == 0) {
+			if (eof)
+				break;
+			/* No state to start from: the next chunk in order. */
+			s = &ck.slot[head];
+			if ((rc = read_chunk(&ck, s, off, &eof, err)) != 0)
+				goto out;
+			if (s->len == 0)
+				continue;	/* eof is set */
+			cs->chunks++;
+			cs->serial++;
+			off += s->len;
+			if ((rc = scan_serial(sc, s, err)) != 0)
+				goto out;
+			have = spec_now(sc, &cur);
+			continue;
+		}
+		/* The oldest chunk in flight: its events, or a rescan. */
+		s = &ck.slot[head];
+		t = now_ns();
+		pthread_mutex_lock(&ck.mu);
+		while (s->state != SL_DONE)
+			pthread_cond_wait(&ck.done, &ck.mu);
+		pthread_mutex_unlock(&ck.mu);
+		cs->wait_ns += now_ns() - t;
+		if ((rc = settle(sc, s, cs, err)) != 0)
+			goto out;
+		pthread_mutex_lock(&ck.mu);
+		s->state = SL_FREE;
+		pthread_mutex_unlock(&ck.mu);
+		head = (head + 1) % ck.nslots;
+		inflight--;
+		if (spec_now(sc, &cur))
+			have = 1;
+	}
+	/* The bytes after the last newline, and what the file grew by. */
+	s = &ck.slot[0];
+	p = s->buf;
+	for (;;) {
+		r = pread(fd, p, s->cap, ck.start + (off_t)off);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1) {
+			kl_error_set(err, KL_EIO, errno, "read failed");
+			rc = -1;
+			break;
+		}
+		if (r == 0)
+			break;
+		off += (uint64_t)r;
+		if ((rc = kl_scan_feed(sc, p, (size_t)r, err)) != 0)
+			break;
+	}
+out:
+	/* Chunks still in flight are dropped: the threads finish them. */
+	ck_free(&ck);
+	return (rc);
+}

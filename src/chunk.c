@@ -1,0 +1,176 @@
+/*
+ * chunk.c - -j on one big plain file: its lines scanned on several
+ * threads by the library (kl_scan_chunked()), the events in the order
+ * and the bytes of -j 1.  The unit is the same as through the input
+ * layer (unit.c): begin event, the scan, unit_finish().
+ *
+ * Only where the serial path can be proven the same: a regular file
+ * named alone, at least KLEAKSCAN_CHUNK_BYTES (tests) or CHUNK_MIN
+ * bytes, --format auto, the fast engine, no --redact, no call sites
+ * (--kernel-source, --printk-index), no --max-member-size or
+ * --max-total (the input layer counts those), whose first bytes
+ * the input layer reads as a plain text unit (no archive, compressed
+ * stream, journal, JSON, binary) that cannot be mail (mail_sniff()), and
+ * a verdict whose line filter does not change during the scan.
+ * KLEAKSCAN_NO_CHUNK=1 turns it off; KLEAKSCAN_CHUNK_DEBUG=1 says on
+ * stderr how the chunks went.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kleakscan.h"
+
+#define CHUNK_BYTES	(8u << 20)	/* a chunk, about */
+#define CHUNK_MIN	(128u << 20)	/* smaller files: in order */
+#define CHUNK_PEEK	(64u << 10)	/* the input layer's prefix */
+#define CHUNK_TEXT	4096u		/* ...or this, without a NUL */
+
+/* A positive size from the environment variable name, else 0. */
+static size_t
+env_size(const char *name)
+{
+	const char	*s;
+	char		*end;
+	unsigned long long v;
+
+	if ((s = getenv(name)) == NULL || *s == '\0')
+		return (0);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0 || v > SIZE_MAX / 4)
+		return (0);
+	return ((size_t)v);
+}
+
+/*
+ * Can no prefix of b[0, n) be sniffed as mail (kl_mime_sniff())?  True
+ * when the first line does not start "From " and its first byte that
+ * cannot be in a header field name (a space, a control byte, ':') is
+ * there and is not ':': then no prefix starts with a header field.
+ */
+static int
+never_mail(const uint8_t *b, size_t n)
+{
+	size_t	i;
+
+	if (n >= 5 && memcmp(b, "From ", 5) == 0)
+		return (0);
+	for (i = 0; i < n; i++)
+		if (b[i] <= 32 || b[i] >= 127 || b[i] == ':')
+			break;
+	return (i < n && b[i] != ':');
+}
+
+/* Does the input layer read b[0, n), a file's first bytes, as text? */
+static int
+plain_text(const uint8_t *b, size_t n)
+{
+	int	f, g;
+
+	if (n < 5 || kl_input_container(b, n, &f, &g) != 0)
+		return (0);
+	/* It sniffs PEEK_TEXT bytes without a NUL, or up to PEEK_MAX. */
+	if (memchr(b, 0, n) != NULL)
+		return (0);
+	if (kl_input_sniff(b, n < CHUNK_TEXT ? n : CHUNK_TEXT) !=
+	    KL_UNIT_TEXT || kl_input_sniff(b, n) != KL_UNIT_TEXT)
+		return (0);
+	return (never_mail(b, n));
+}
+
+/* Is the input at fd one to scan in chunks?  Sets the chunk size. */
+static int
+chunk_wanted(struct run *r, int fd, size_t *chunk)
+{
+	const struct cli *cli = r->cli;
+	struct stat	 st;
+	const char	*s;
+	uint8_t		*b;
+	size_t		 min, n = 0;
+	ssize_t		 k;
+	off_t		 at;
+	int		 ok;
+
+	if ((s = getenv("KLEAKSCAN_NO_CHUNK")) != NULL && *s != '\0' &&
+	    strcmp(s, "0") != 0)
+		return (0);
+	if (cli->redact || cli->format != KL_FORMAT_AUTO ||
+	    cli->kl.engine == KL_ENGINE_PCRE2 || !verdict_first_fixed() ||
+	    cli->kernel_source != NULL || cli->printk_index != NULL ||
+	    cli->limits.max_member != 0 || cli->limits.max_total != 0)
+		return (0);
+	*chunk = CHUNK_BYTES;
+	min = CHUNK_MIN;
+	if ((n = env_size("KLEAKSCAN_CHUNK_BYTES")) != 0)
+		*chunk = min = n;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < min ||
+	    (at = lseek(fd, 0, SEEK_CUR)) == -1)
+		return (0);
+	b = xmalloc(CHUNK_PEEK);
+	n = 0;
+	while (n < CHUNK_PEEK) {
+		k = pread(fd, b + n, CHUNK_PEEK - n, at + (off_t)n);
+		if (k == -1 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	ok = plain_text(b, n);
+	free(b);
+	return (ok);
+}
+
+/*
+ * Scan the input at fd (named path) in chunks on threads threads, as
+ * kl_input_fd() and unit.c would.  Returns -1 when it is not one to
+ * chunk (nothing done), else non-zero to stop (-q), as scan_input().
+ */
+int
+chunk_input(struct run *r, const char *path, int fd, unsigned threads)
+{
+	struct kl_chunk_opt	opt;
+	struct kl_chunk_stats	cs;
+	struct kl_error		err;
+	const char		*s;
+	size_t			chunk;
+	int			rc;
+
+	if (threads < 2 || !chunk_wanted(r, fd, &chunk))
+		return (-1);
+	if (unit_begin(path, NULL, 0, KL_UNIT_TEXT) == -1)
+		return (r->stop == STOP_ALL);
+	memset(&opt, 0, sizeof(opt));
+	opt.threads = threads;
+	opt.chunk = chunk;
+	memset(&err, 0, sizeof(err));
+	memset(&cs, 0, sizeof(cs));
+	rc = kl_scan_chunked(r->scan, fd, &opt, &cs, &err);
+	if ((s = getenv("KLEAKSCAN_CHUNK_DEBUG")) != NULL && *s != '\0')
+		fprintf(stderr, "kleakscan: chunks %" PRIu64 " accepted %"
+		    PRIu64 " resynced %" PRIu64 " rescanned %" PRIu64
+		    " serial %" PRIu64 "\n", cs.chunks, cs.accepted,
+		    cs.resynced, cs.rescanned, cs.serial);
+	if (s != NULL && strcmp(s, "2") == 0)
+		fprintf(stderr, "kleakscan: main thread: replay %.3f s, in "
+		    "order %.3f s, waiting %.3f s\n", cs.replay_ns / 1e9,
+		    cs.order_ns / 1e9, cs.wait_ns / 1e9);
+	if (rc != 0)
+		r->u.dead = 1;
+	if (r->stop == STOP_ALL) {
+		unit_finish(NULL);
+		return (1);
+	}
+	unit_finish(rc == -1 ? &err : NULL);
+	return (0);
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# chunk.sh - -j 2 on one big plain file scans it in chunks on threads
+# (lib/chunk.c): the same bytes on stdout and stderr and the same exit
+# status as -j 1, in every output mode, on real logs, with chunks forced
+# tiny (KLEAKSCAN_CHUNK_BYTES) so that every cut, resync and rescan path
+# runs; KLEAKSCAN_CHUNK_DEBUG=1 says on stderr that the chunks ran and
+# how (the line is taken out before comparing).
+
+. "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
+
+CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+if [ ! -d "$CORPUS/qemu" ] || [ ! -d "$CORPUS/boot" ]; then
+	echo "1..0 # SKIP no corpus at $CORPUS"
+	exit 0
+fi
+MAP=$TESTDATA/x86_64-debian-6.1.0-57-System.map.slice
+
+# The output modes compared (one per line; words are arguments).
+MODES='
+-c
+-H -b --stats
+-l
+-L
+-q
+--json
+--report
+--report --json
+--sarif
+--verdict
+--verdict --json --system-map='"$MAP"'
+--physical --show-suppressed
+-a x86_64
+--stats -c
+'
+
+# The totals of the debug lines of the last run.
+CHUNKS=0 ACCEPTED=0 RESYNCED=0 RESCANNED=0
+
+# cmp1 FILE CB ARGS...: -j 1, and -j 2 with chunks of CB bytes; sets
+# BAD to what differed and adds up the debug counters.
+cmp1() {
+	f=$1 cb=$2
+	shift 2
+	"$KLEAKSCAN" -j1 "$@" "$f" >"$TMP/a.out" 2>"$TMP/a.err" </dev/null
+	sa=$?
+	KLEAKSCAN_CHUNK_BYTES=$cb KLEAKSCAN_CHUNK_DEBUG=1 \
+	    "$KLEAKSCAN" -j2 "$@" "$f" >"$TMP/b.out" 2>"$TMP/b.all" </dev/null
+	sb=$?
+	grep -v '^kleakscan: chunks ' "$TMP/b.all" >"$TMP/b.err"
+	dbg=$(grep '^kleakscan: chunks ' "$TMP/b.all")
+	if [ -n "$dbg" ]; then
+		set -- $dbg
+		CHUNKS=$((CHUNKS + $3))
+		ACCEPTED=$((ACCEPTED + $5))
+		RESYNCED=$((RESYNCED + $7))
+		RESCANNED=$((RESCANNED + $9))
+	fi
+	cmp -s "$TMP/a.out" "$TMP/b.out" || BAD="$BAD [$*]:stdout"
+	cmp -s "$TMP/a.err" "$TMP/b.err" || BAD="$BAD [$*]:stderr"
+	[ "$sa" = "$sb" ] || BAD="$BAD [$*]:status=$sa/$sb"
+}
+
+# same DESC FILE CB...: every mode, for each chunk size CB.
+same() {
+	desc=$1 file=$2
+	shift 2
+	BAD=
+	CHUNKS=0 ACCEPTED=0 RESYNCED=0 RESCANNED=0
+	for cb in "$@"; do
+		echo "$MODES" | while IFS= read -r m; do
+			[ -n "$m" ] || continue
+			# shellcheck disable=SC2086
+			cmp1 "$file" "$cb" $m
+			echo "BAD='$BAD' CHUNKS=$CHUNKS ACCEPTED=$ACCEPTED RESYNCED=$RESYNCED RESCANNED=$RESCANNED" >"$TMP/state"
+		done
+		. "$TMP/state"
+	done
+	is "$BAD" "" "$desc: -j2 in chunks of $* bytes = -j1"
+}
+
+# The inputs.
+cat "$CORPUS"/qemu/*/console.log "$CORPUS"/qemu/*/dmesg.log >"$TMP/qemu.log"
+cat "$CORPUS"/boot/* >"$TMP/boot.log"
+# Different machines one after another: chunks disagree at the cuts.
+cat "$TESTDATA"/arm64-orangepi5-5.10-boot.dmesg \
+    "$TESTDATA"/x86_64-ubuntu-5.4-oops.dmesg \
+    "$TESTDATA"/riscv64-orangepi-rv2-6.6.dmesg \
+    "$TESTDATA"/arm-anyka-3.4-layout.dmesg \
+    "$TESTDATA"/x86_64-qemu-6.1-four-boots.console \
+    "$TESTDATA"/ppc64-syzkaller-5.4-oops.report \
+    "$TESTDATA"/x86_64-qemu-6.1-no-hash-pointers.console >"$TMP/mixed.log"
+# Dense: the corpus's boot logs, syzkaller reports and QEMU consoles.
+cat "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/* \
+    "$CORPUS"/qemu/*/console.log >"$TMP/dense.log"
+# Boots told apart by the kernel clock alone (no banner).
+grep -v 'Linux version' "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log \
+    >"$TMP/snip"
+cat "$TMP/snip" "$TMP/snip" "$TMP/snip" "$TMP/snip" >"$TMP/clock.log"
+# CRLF line ends, no newline at the end, a line of 200 KB.
+sed 's/$/\r/' "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log >"$TMP/crlf.log"
+head -c -1 "$TMP/qemu.log" >"$TMP/nonl.log"
+{
+	head -n 300 "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log
+	awk 'BEGIN { for (i = 0; i < 12000; i++)
+	    printf "x ffffffff8%07x ", i * 4096; print "" }'
+	tail -n +300 "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log
+} >"$TMP/long.log"
+
+same "mixed machines" "$TMP/mixed.log" 4096 1000 65536
+is "$((CHUNKS > 0))" 1 "mixed machines: the chunked scan ran ($CHUNKS chunks)"
+is "$((ACCEPTED > 0))" 1 "mixed machines: chunks accepted as scanned ahead"
+is "$((RESYNCED + RESCANNED > 0))" 1 \
+    "mixed machines: chunks that disagreed were resynced or rescanned"
+same "dense corpus" "$TMP/dense.log" 4096 100000 1000000
+is "$((ACCEPTED > 0 && RESYNCED > 0))" 1 \
+    "dense corpus: chunks accepted and resynced at new boots"
+same "boots by the clock" "$TMP/clock.log" 300 1000 5000 7777
+is "$((ACCEPTED > 0))" 1 "boots by the clock: chunks accepted"
+same "qemu boots" "$TMP/qemu.log" 4096 12345
+is "$((ACCEPTED > 0 && RESYNCED > 0))" 1 \
+    "qemu boots: chunks accepted and resynced at new boots"
+same "corpus boot logs" "$TMP/boot.log" 4096 100000
+is "$((CHUNKS > 0))" 1 "corpus boot logs: the chunked scan ran"
+same "CRLF" "$TMP/crlf.log" 4096 777
+same "no final newline" "$TMP/nonl.log" 4096
+same "a 200 KB line" "$TMP/long.log" 4096 50000
+is "$((CHUNKS > 0))" 1 "a 200 KB line: the chunked scan ran"
+
+# Every file of tests/data, in chunks of 300 bytes and of 4 KiB.
+for f in "$TESTDATA"/*; do
+	case $f in
+	*ATTRIBUTION) continue ;;
+	esac
+	same "$(basename "$f")" "$f" 300 4096
+done
+
+# Off: KLEAKSCAN_NO_CHUNK=1, and files below the size.
+KLEAKSCAN_NO_CHUNK=1 KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
+    "$KLEAKSCAN" -j2 -c "$TMP/qemu.log" >/dev/null 2>"$TMP/off.err"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
+    "KLEAKSCAN_NO_CHUNK=1: no chunks"
+KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c "$TMP/qemu.log" >/dev/null \
+    2>"$TMP/off.err"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
+    "a file below 128 MiB: no chunks"
+KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
+    "$KLEAKSCAN" -j1 -c "$TMP/qemu.log" >/dev/null 2>"$TMP/off.err"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "-j1: no chunks"
+# Mail and compressed files are read as before.
+gzip -c "$TMP/qemu.log" >"$TMP/qemu.log.gz"
+KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
+    "$KLEAKSCAN" -j2 -c "$TMP/qemu.log.gz" >/dev/null 2>"$TMP/off.err"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "gzip: no chunks"
+KLEAKSCAN_CHUNK_BYTES=300 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c \
+    "$TESTDATA"/s390x-linux-s390-6.1-warn.eml >/dev/null 2>"$TMP/off.err"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "mail: no chunks"
+
+done_testing
