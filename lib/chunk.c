@@ -552,7 +552,7 @@ ck_init(struct ck *ck, struct kl_scan *sc, int fd,
 	ck->fd = fd;
 	if ((ck->start = lseek(fd, 0, SEEK_CUR)) == -1)
 		ck->start = 0;
-	ck->chunk = opt->chunk > 0 ? opt->chunk : 8u << 20;
+	ck->chunk = opt->chunk > 0 ? opt->chunk : 2u << 20;
 	ck->nslots = opt->slots > 0 ? opt->slots : 2 * opt->threads;
 	if (ck->nslots < 2)
 		ck->nslots = 2;

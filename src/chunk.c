@@ -29,7 +29,14 @@
 
 #include "kleakscan.h"
 
-#define CHUNK_BYTES	(8u << 20)	/* a chunk, about */
+/*
+ * 2 MiB chunks: with the default output every line event is recorded
+ * (~180 bytes a line), and 4 chunks of 8 MiB in flight took 148 MB of
+ * peak RSS on 256 MiB of the dense log; 2 MiB chunks take 46 MB (-c
+ * 23 MB) for less CPU (fewer page faults), the in-order prefixes
+ * before each chunk's first new boot costing 0.11 s instead of 0.06 s.
+ */
+#define CHUNK_BYTES	(2u << 20)	/* a chunk, about: see below */
 #define CHUNK_MIN	(128u << 20)	/* smaller files: in order */
 #define CHUNK_PEEK	(64u << 10)	/* the input layer's prefix */
 #define CHUNK_TEXT	4096u		/* ...or this, without a NUL */
