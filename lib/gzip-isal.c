@@ -35,31 +35,6 @@ kl_input_inflater(void)
 }
 
 #ifdef HAVE_ISAL
-/*
- * The next source bytes of the ISA-L gzip stream l: the prefix again,
- * then the source.  0 at its end (l->srceof), -1 on error.
- */
-static int
-z_input(struct ictx *c, struct lvl *l)
-{
-	const uint8_t *p;
-	ssize_t r;
-
-	if (l->pos < l->prelen) {
-		l->in = l->pre + l->pos;
-		l->inlen = l->prelen - (size_t)l->pos;
-	} else {
-		r = kl_src_next(c, l->up, &p, l->rbuf, RBUF, SIZE_MAX);
-		if (r < 0)
-			return (-1);
-		if (r == 0)
-			l->srceof = 1;
-		l->in = p;
-		l->inlen = (size_t)r;
-	}
-	l->pos += l->inlen;
-	return (0);
-}
 
 /* Damage of the gzip stream l, to report once its output is out. */
 static void
@@ -119,7 +94,7 @@ z_fill(struct ictx *c, struct lvl *l)
 			l->inlen = l->savinlen;
 			l->savinlen = 0;
 		}
-		if (l->inlen == 0 && !l->srceof && z_input(c, l) < 0)
+		if (l->inlen == 0 && !l->srceof && kl_src_input(c, l) < 0)
 			return (-1);
 		if (l->zs == Z_PAD) {
 			if (!kl_src_all_zero(l->in, l->inlen)) {

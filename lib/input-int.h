@@ -185,6 +185,7 @@ int		 kl_src_all_zero(const uint8_t *, size_t);
 ssize_t		 kl_src_next(struct ictx *, struct lvl *, const uint8_t **,
 		    uint8_t *, size_t, size_t);
 void		 kl_src_tail_keep(struct lvl *, const uint8_t *, size_t);
+int		 kl_src_input(struct ictx *, struct lvl *);
 
 /* gzip-isal.c */
 #ifdef HAVE_ISAL

@@ -494,3 +494,29 @@ kl_src_tail_keep(struct lvl *l, const uint8_t *p, size_t n)
 	memcpy(l->tail + keep, p, n);
 	l->ntail = keep + n;
 }
+
+/*
+ * The next input of a decoder level l (gzip-isal.c, xz-mt.c): the rest of
+ * its sniffed prefix, then what its source gives; srceof at the end.
+ */
+int
+kl_src_input(struct ictx *c, struct lvl *l)
+{
+	const uint8_t *p;
+	ssize_t r;
+
+	if (l->pos < l->prelen) {
+		l->in = l->pre + l->pos;
+		l->inlen = l->prelen - (size_t)l->pos;
+	} else {
+		r = kl_src_next(c, l->up, &p, l->rbuf, RBUF, SIZE_MAX);
+		if (r < 0)
+			return (-1);
+		if (r == 0)
+			l->srceof = 1;
+		l->in = p;
+		l->inlen = (size_t)r;
+	}
+	l->pos += l->inlen;
+	return (0);
+}

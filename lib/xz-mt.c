@@ -44,31 +44,6 @@ kl_input_xz_decoder(void)
 #define XZ_THREADS_MAX	64u
 /* clang-format on */
 
-/*
- * The next source bytes of the xz stream l: the prefix again, then the
- * source.  At its end l->srceof is set; -1 on error.
- */
-static int
-x_input(struct ictx *c, struct lvl *l)
-{
-	const uint8_t *p;
-	ssize_t r;
-
-	if (l->pos < l->prelen) {
-		l->in = l->pre + l->pos;
-		l->inlen = l->prelen - (size_t)l->pos;
-	} else {
-		r = kl_src_next(c, l->up, &p, l->rbuf, RBUF, SIZE_MAX);
-		if (r < 0)
-			return (-1);
-		if (r == 0)
-			l->srceof = 1;
-		l->in = p;
-		l->inlen = (size_t)r;
-	}
-	l->pos += l->inlen;
-	return (0);
-}
 
 /*
  * Why liblzma stopped the stream l with ret, to report once its output
@@ -129,7 +104,7 @@ x_fill(struct ictx *c, struct lvl *l)
 	size_t made;
 
 	for (;;) {
-		if (l->inlen == 0 && !l->srceof && x_input(c, l) < 0) {
+		if (l->inlen == 0 && !l->srceof && kl_src_input(c, l) < 0) {
 			if (c->stop != ST_NONE)
 				return (-1);
 			/*
