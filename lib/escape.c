@@ -14,6 +14,10 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "kleak.h"
 #include "kleak-int.h"
 
@@ -51,6 +55,81 @@ esc_put(struct esc_out *o, const char *s, size_t k)
 	} else
 		o->full = 1;
 	o->n = o->n > SIZE_MAX - k ? SIZE_MAX : o->n + k;
+}
+
+/*
+ * Append k bytes that are one unit each (plain ASCII): as many as fit,
+ * the same as k calls of esc_put() with one byte, in one copy.
+ */
+static void
+esc_run(struct esc_out *o, const char *s, size_t k)
+{
+	size_t room = 0;
+
+	if (!o->full && o->sz > 0)
+		room = o->sz - 1 - o->w;
+	if (room > k)
+		room = k;
+	if (room > 0) {
+		memcpy(o->dst + o->w, s, room);
+		o->w += room;
+	}
+	if (room < k)
+		o->full = 1;
+	o->n = o->n > SIZE_MAX - k ? SIZE_MAX : o->n + k;
+}
+
+/* Is c printable ASCII, which text output shows as it is? */
+static inline int
+esc_text_plain(uint8_t c)
+{
+	return ((unsigned)c - 0x20 < 0x5f);
+}
+
+/* Is c printable ASCII other than '"' and '\\', as JSON keeps it? */
+static inline int
+esc_json_plain(uint8_t c)
+{
+	return (esc_text_plain(c) && c != '"' && c != '\\');
+}
+
+/*
+ * The end of the run of plain bytes at src[i, len) (src[i] is one):
+ * printable ASCII, and for JSON (json set) not '"' or '\\'.
+ */
+static size_t
+esc_plain_end(const uint8_t *src, size_t i, size_t len, int json)
+{
+	size_t j = i + 1;
+
+#ifdef __SSE2__
+	/* Sixteen at a time: log lines are mostly long plain runs. */
+	const __m128i lo = _mm_set1_epi8(0x1f), hi = _mm_set1_epi8(0x7f);
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+	__m128i v, ok;
+	unsigned m;
+
+	while (len - j >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(src + j));
+		/* Signed: bytes from 0x80 are below 0x1f. */
+		ok = _mm_and_si128(_mm_cmpgt_epi8(v, lo),
+		    _mm_cmplt_epi8(v, hi));
+		if (json)
+			ok = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+			    _mm_cmpeq_epi8(v, b)), ok);
+		m = (unsigned)_mm_movemask_epi8(ok);
+		if (m != 0xffff)
+			return (j + (size_t)__builtin_ctz(~m));
+		j += 16;
+	}
+#endif
+	if (json)
+		while (j < len && esc_json_plain(src[j]))
+			j++;
+	else
+		while (j < len && esc_text_plain(src[j]))
+			j++;
+	return (j);
 }
 
 /* NUL-terminate after the last whole unit; returns the full length. */
@@ -157,9 +236,11 @@ kl_esc_text(char *dst, size_t dstsz, const uint8_t *src, size_t len)
 	for (i = 0; i < len; i += k) {
 		c = src[i];
 		k = 1;
-		if (c >= 0x20 && c < 0x7f)
-			esc_put(&o, (const char *)src + i, 1);
-		else if (c == '\t')
+		if (esc_text_plain(c)) {
+			/* The run of printable ASCII from here, in one copy. */
+			k = esc_plain_end(src, i, len, 0) - i;
+			esc_run(&o, (const char *)src + i, k);
+		} else if (c == '\t')
 			esc_put(&o, "\\t", 2);
 		else if (c == '\n')
 			esc_put(&o, "\\n", 2);
@@ -191,6 +272,13 @@ kl_utf8_valid(const uint8_t *s, size_t len)
 	for (i = 0; i < len; i += k) {
 		if (s[i] < 0x80) {
 			k = 1;
+#ifdef __SSE2__
+			/* Skip ASCII sixteen bytes at a time. */
+			while (len - i - k >= 16 && _mm_movemask_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)
+			    (s + i + k))) == 0)
+				k += 16;
+#endif
 			continue;
 		}
 		if ((k = esc_utf8(s + i, len - i, &cp)) == 0)
@@ -233,6 +321,11 @@ kl_esc_json(char *dst, size_t dstsz, const uint8_t *src, size_t len)
 	for (i = 0; i < len; i += k) {
 		c = src[i];
 		k = 1;
+		if (esc_json_plain(c)) {
+			k = esc_plain_end(src, i, len, 1) - i;
+			esc_run(&o, (const char *)src + i, k);
+			continue;
+		}
 		switch (c) {
 		case '"':
 			esc_put(&o, "\\\"", 2);
@@ -256,9 +349,7 @@ kl_esc_json(char *dst, size_t dstsz, const uint8_t *src, size_t len)
 			esc_put(&o, "\\t", 2);
 			break;
 		default:
-			if (c >= 0x20 && c < 0x7f)
-				esc_put(&o, (const char *)src + i, 1);
-			else if (c < 0x80)
+			if (c < 0x80)
 				esc_ucode(&o, c);
 			else if ((k = esc_utf8(src + i, len - i, &cp)) == 0) {
 				k = 1;

@@ -205,6 +205,34 @@ t_utf8_valid(void **state)
 	assert_false(kl_utf8_valid(B("\xe2\x82\xac\x80")));
 }
 
+/*
+ * Long ASCII runs are skipped a vector at a time: one bad byte, or one
+ * cut sequence, at any place of a long line is still found.
+ */
+static void
+t_utf8_valid_long(void **state)
+{
+	uint8_t	b[80];
+	size_t	i, n;
+
+	(void)state;
+	for (n = 1; n <= sizeof(b); n++)
+		for (i = 0; i < n; i++) {
+			memset(b, 'a', sizeof(b));
+			assert_true(kl_utf8_valid(b, n));
+			b[i] = 0xff;
+			assert_false(kl_utf8_valid(b, n));
+			b[i] = 0x80;
+			assert_false(kl_utf8_valid(b, n));
+			b[i] = 0xc3;	/* a lead: valid only with its tail */
+			assert_int_equal(kl_utf8_valid(b, n), 0);
+			if (i + 1 < n) {
+				b[i + 1] = 0xa9;
+				assert_true(kl_utf8_valid(b, n));
+			}
+		}
+}
+
 /* JSON string bodies. */
 static void
 t_json(void **state)
@@ -244,6 +272,79 @@ t_json_trunc(void **state)
 	assert_int_equal(kl_esc_json(buf, 8, B("a\x01")), 7);
 	assert_string_equal(buf, "a\\u0001");
 	assert_int_equal(kl_esc_json(NULL, 0, B("\xe2\x80\xa8")), 6);
+}
+
+/*
+ * Cut outputs, every buffer size, on strings made of pieces whose
+ * escapes are known: the output is the whole units that fit, up to the
+ * first that does not (a run of plain ASCII is one unit a byte).
+ */
+static void
+t_cut_units(void **state)
+{
+	static const struct {
+		const char	*in, *text, *json;
+	} pc[] = {
+		{ "a", "a", "a" }, { "Z", "Z", "Z" }, { " ", " ", " " },
+		{ "\"", "\"", "\\\"" }, { "\\", "\\", "\\\\" },
+		{ "\x01", "\\x01", "\\u0001" }, { "\t", "\\t", "\\t" },
+		{ "\xe2\x82\xac", "\xe2\x82\xac", "\xe2\x82\xac" },
+		{ "\xff", "\\xff", "\\ufffd" }, { "\x7f", "\\x7f", "\\u007f" },
+	};
+	const size_t np = sizeof(pc) / sizeof(pc[0]);
+	char in[256], tfull[512], jfull[512], want[512], buf[512];
+	size_t tu[64], ju[64], n, k, i, d, tl, jl, w, pi;
+	unsigned seed = 12345;
+
+	(void)state;
+	for (k = 0; k < 400; k++) {
+		n = 0;
+		tl = jl = 0;
+		seed = seed * 1103515245 + 12345;
+		/* up to 63 pieces: runs longer than a vector step */
+		for (i = 0; i < (seed >> 16) % 64; i++) {
+			seed = seed * 1103515245 + 12345;
+			/* mostly letters, so runs of plain bytes form */
+			pi = (seed >> 16) % 8 == 0 ? (seed >> 20) % np :
+			    (seed >> 20) % 3;
+			memcpy(in + n, pc[pi].in, strlen(pc[pi].in));
+			n += strlen(pc[pi].in);
+			tu[i] = strlen(pc[pi].text);
+			ju[i] = strlen(pc[pi].json);
+			memcpy(tfull + tl, pc[pi].text, tu[i]);
+			memcpy(jfull + jl, pc[pi].json, ju[i]);
+			tl += tu[i];
+			jl += ju[i];
+		}
+		for (d = 0; d <= jl + 2; d++) {
+			/* text */
+			for (w = 0, pi = 0; pi < i && d > 0 && w + tu[pi] < d;
+			    pi++)
+				w += tu[pi];
+			if (d <= tl + 2) {
+				memcpy(want, tfull, w);
+				want[w] = '\0';
+				memset(buf, 'Z', sizeof(buf));
+				assert_int_equal(kl_esc_text(buf, d,
+				    (const uint8_t *)in, n), tl);
+				if (d > 0)
+					assert_string_equal(buf, want);
+				else
+					assert_int_equal(buf[0], 'Z');
+			}
+			/* JSON */
+			for (w = 0, pi = 0; pi < i && d > 0 && w + ju[pi] < d;
+			    pi++)
+				w += ju[pi];
+			memcpy(want, jfull, w);
+			want[w] = '\0';
+			memset(buf, 'Z', sizeof(buf));
+			assert_int_equal(kl_esc_json(buf, d, (const uint8_t *)in,
+			    n), jl);
+			if (d > 0)
+				assert_string_equal(buf, want);
+		}
+	}
 }
 
 /* RFC 4648 section 10 test vectors, and the last two letters. */
@@ -293,8 +394,10 @@ main(void)
 		cmocka_unit_test(t_text_invalid),
 		cmocka_unit_test(t_text_trunc),
 		cmocka_unit_test(t_utf8_valid),
+		cmocka_unit_test(t_utf8_valid_long),
 		cmocka_unit_test(t_json),
 		cmocka_unit_test(t_json_trunc),
+		cmocka_unit_test(t_cut_units),
 		cmocka_unit_test(t_base64),
 		cmocka_unit_test(t_base64_trunc),
 	};
