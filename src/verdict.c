@@ -24,7 +24,8 @@
 
 #define WAIT_MAX	4096		/* findings waiting for a slide */
 #define HITS_MAX	8		/* leak-source hits kept per line */
-#define RING		64		/* lines whose hits are kept */
+#define RING		64		/* lines of hits kept, a bit each */
+_Static_assert(RING <= 64, "kindmask and virtmask: a bit a ring slot");
 
 /* Where a leak-source entry matched: unit offsets [lo, hi). */
 struct span {
@@ -113,8 +114,17 @@ static struct {
 	struct kl_leakdb	*db;		/* data/leak-sources */
 	int			*bix;		/* bases[] of each entry */
 	size_t			 nbix;
-	size_t			 nkind;		/* spans of ring with a kind */
-	size_t			 nvirt;		/* spans of virtual leaks */
+	/* Bit r: ring[r] holds a span with a kind, of a virtual leak. */
+	uint64_t		 kindmask;
+	uint64_t		 virtmask;
+	/*
+	 * The unit offsets of the line of each ring slot.  While lines come
+	 * in offset order (unsorted 0), the newest slot starting at or
+	 * before an offset is the only one that can hold it.
+	 */
+	uint64_t		 lineoff[RING];
+	uint64_t		 lastend;
+	unsigned		 unsorted;
 	struct kl_leakmatch	*lm;
 	struct kl_leak_hit	 hits[HITS_MAX];
 	struct span		 ring[RING][HITS_MAX];
@@ -331,8 +341,10 @@ verdict_unit_begin(void)
 	vs.nw = 0;
 	vs.alen = 0;
 	vs.waiting = 0;
-	vs.nkind = 0;
-	vs.nvirt = 0;
+	vs.kindmask = 0;
+	vs.virtmask = 0;
+	vs.lastend = 0;
+	vs.unsorted = 0;
 	memset(vs.nring, 0, sizeof(vs.nring));
 	boot_start();
 }
@@ -441,16 +453,14 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	const struct kl_leak_value *v;
 	struct span	*sp;
 	size_t		 n = l->len - l->msg, nh, i, j, k = 0, *ns;
+	uint64_t	 bit;
 	int		 r, b;
 
 	ns = &vs.nring[vs.ringpos];
-	for (i = 0; i < *ns; i++) {
-		if (vs.ring[vs.ringpos][i].kind >= 0)
-			vs.nkind--;
-		if (vs.ring[vs.ringpos][i].e->class == KL_LCLASS_VIRTUAL)
-			vs.nvirt--;
-	}
 	*ns = 0;
+	bit = (uint64_t)1 << vs.ringpos;
+	vs.kindmask &= ~bit;
+	vs.virtmask &= ~bit;
 	r = kl_leak_match(vs.lm, m, n, vs.hits, HITS_MAX);
 	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
 	for (i = 0; i < nh; i++) {
@@ -462,9 +472,9 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 		sp->kind = b >= 0 && bases[b].name == NULL &&
 		    bases[b].region == KL_REGION_NONE ? (int)bases[b].kind : -1;
 		if (sp->kind >= 0)
-			vs.nkind++;
+			vs.kindmask |= bit;
 		if (sp->e->class == KL_LCLASS_VIRTUAL)
-			vs.nvirt++;
+			vs.virtmask |= bit;
 		if (b >= 0 && bases[b].name != NULL)
 			exact_base(l, &vs.hits[i], b);
 		if (sp->e->class != KL_LCLASS_PHYSICAL)
@@ -487,8 +497,15 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 				    sp->e->explain, &out[k++]);
 		}
 	}
-	if (nh > 0)
+	if (nh > 0) {
+		vs.lineoff[vs.ringpos] = l->offset;
+		if (l->offset < vs.lastend)
+			vs.unsorted = RING;
+		else if (vs.unsorted > 0)
+			vs.unsorted--;
+		vs.lastend = l->offset + l->len;
 		vs.ringpos = (vs.ringpos + 1) % RING;
+	}
 	return (k);
 }
 
@@ -619,6 +636,47 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 	return (k);
 }
 
+/* Does span sp hold off, and is it of the kind asked for? */
+static int
+span_has(const struct span *sp, uint64_t off, int virt)
+{
+	return (off >= sp->lo && off < sp->hi && (virt ?
+	    sp->e->class == KL_LCLASS_VIRTUAL : sp->kind >= 0));
+}
+
+/*
+ * The span of the last lines' leak-source hits that holds unit offset
+ * off: of a virtual leak (virt), or with a kind of evidence.  NULL when
+ * none.  Lines in offset order: from the newest line back to the one
+ * that starts at or before off; else every span.
+ */
+static const struct span *
+ring_find(uint64_t off, int virt)
+{
+	uint64_t m = virt ? vs.virtmask : vs.kindmask;
+	size_t	r, i, k;
+
+	if (vs.unsorted == 0) {
+		for (k = 1; k <= RING; k++) {
+			r = (vs.ringpos + RING - k) % RING;
+			if (vs.nring[r] == 0 || vs.lineoff[r] > off)
+				continue;
+			if (m >> r & 1)
+				for (i = 0; i < vs.nring[r]; i++)
+					if (span_has(&vs.ring[r][i], off, virt))
+						return (&vs.ring[r][i]);
+			return (NULL);
+		}
+		return (NULL);
+	}
+	for (; m != 0; m &= m - 1)
+		for (r = (size_t)__builtin_ctzll(m), i = 0; i < vs.nring[r];
+		    i++)
+			if (span_has(&vs.ring[r][i], off, virt))
+				return (&vs.ring[r][i]);
+	return (NULL);
+}
+
 /*
  * The leak source a finding of the scanner lies in, among the last
  * lines' hits: its id (the finding's rule) and, in *explain, why it
@@ -627,20 +685,14 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 const char *
 verdict_rule(const struct kl_finding *f, const char **explain)
 {
-	size_t	r, i;
+	const struct span *sp;
 
 	if (!active() || f->region == KL_REGION_PHYSICAL ||
-	    f->region == KL_REGION_LAYOUT)
+	    f->region == KL_REGION_LAYOUT || vs.virtmask == 0 ||
+	    (sp = ring_find(f->offset, 1)) == NULL)
 		return (NULL);
-	for (r = 0; vs.nvirt > 0 && r < RING; r++)
-		for (i = 0; i < vs.nring[r]; i++)
-			if (f->offset >= vs.ring[r][i].lo &&
-			    f->offset < vs.ring[r][i].hi &&
-			    vs.ring[r][i].e->class == KL_LCLASS_VIRTUAL) {
-				*explain = vs.ring[r][i].e->explain;
-				return (vs.ring[r][i].e->id);
-			}
-	return (NULL);
+	*explain = sp->e->explain;
+	return (sp->e->id);
 }
 
 /*
@@ -722,22 +774,17 @@ verdict_symbol(const struct kl_finding *f)
 void
 verdict_value(const struct kl_finding *f)
 {
-	size_t	r, i;
+	const struct span *sp;
 
 	if (!active() || f->suppressed != KL_SUP_NONE ||
 	    f->region == KL_REGION_LAYOUT || f->region == KL_REGION_PHYSICAL)
 		return;
 	kl_kaslr_set_arch(&vs.k, f->arch);
-	for (r = 0; vs.nkind > 0 && r < RING; r++)
-		for (i = 0; i < vs.nring[r]; i++)
-			if (vs.ring[r][i].kind >= 0 &&
-			    f->offset >= vs.ring[r][i].lo &&
-			    f->offset < vs.ring[r][i].hi) {
-				kl_kaslr_base(&vs.k, f->line, (enum
-				    kl_evidence_kind)vs.ring[r][i].kind,
-				    f->region, f->value, 0);
-				return;
-			}
+	if (vs.kindmask != 0 && (sp = ring_find(f->offset, 0)) != NULL) {
+		kl_kaslr_base(&vs.k, f->line, (enum kl_evidence_kind)sp->kind,
+		    f->region, f->value, 0);
+		return;
+	}
 	kl_kaslr_value(&vs.k, f->line, f->region, f->value);
 }
 
