@@ -231,6 +231,18 @@ buf_free(struct buf *b)
 	b->size = b->len = 0;
 }
 
+/* Write n in decimal to stdout (printf's work, at a tenth of the cost). */
+void
+put_u64(uint64_t n)
+{
+	char	 d[24], *p = d + sizeof(d);
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	fwrite(p, 1, (size_t)(d + sizeof(d) - p), stdout);
+}
+
 /* Escape len bytes of s for a terminal into b; returns a C string. */
 const char *
 print_text_esc(struct buf *b, const void *s, size_t len)

@@ -51,9 +51,10 @@ static void
 put_loc(uint64_t n)
 {
 	if (pt_cli->use_color)
-		printf("%s%" PRIu64 "%s", SGR_LOC, n, SGR_OFF);
-	else
-		printf("%" PRIu64, n);
+		fputs(SGR_LOC, stdout);
+	put_u64(n);
+	if (pt_cli->use_color)
+		fputs(SGR_OFF, stdout);
 }
 
 /* Write the escaped name of an input, with its members. */
@@ -145,6 +146,23 @@ severity_sgr(enum kl_severity s)
 	}
 }
 
+/* "a b" into dst[0..sz), cut to fit (snprintf's work, without it). */
+static void
+join2(char *dst, size_t sz, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > sz - 1)
+		la = sz - 1;
+	memcpy(dst, a, la);
+	if (la < sz - 1)
+		dst[la++] = ' ';
+	if (lb > sz - 1 - la)
+		lb = sz - 1 - la;
+	memcpy(dst + la, b, lb);
+	dst[la + lb] = '\0';
+}
+
 /* Print one finding on one line. */
 static void
 text_finding(const struct input *in, const struct kl_finding *f,
@@ -173,12 +191,12 @@ text_finding(const struct input *in, const struct kl_finding *f,
 	}
 	putchar(' ');
 	if (f->suppressed != KL_SUP_NONE) {
-		snprintf(what, sizeof(what), "suppressed %s",
+		join2(what, sizeof(what), "suppressed",
 		    kl_suppress_name(f->suppressed));
 		sgr = NULL;
 	} else {
-		snprintf(what, sizeof(what), "%s %s",
-		    kl_region_name(f->region), kl_severity_name(f->severity));
+		join2(what, sizeof(what), kl_region_name(f->region),
+		    kl_severity_name(f->severity));
 		sgr = severity_sgr(f->severity);
 	}
 	if (sgr != NULL)
