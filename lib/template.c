@@ -124,15 +124,17 @@ puts_(struct tout *o, const char *s)
 	put(o, s, strlen(s));
 }
 
-/* Does the output end with s? */
-static int
-ends(const struct tout *o, const char *s)
+/* Does the output end with s[0..n)?  Its first byte rules most out. */
+static inline int
+ends_n(const struct tout *o, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
-	return (o->t->len >= n &&
+	return (o->t->len >= n && o->t->text[o->t->len - n] == s[0] &&
 	    memcmp(o->t->text + o->t->len - n, s, n) == 0);
 }
+
+/* ends_n() and put() of a string literal: its length is known. */
+#define ENDS(o, lit)	ends_n((o), (lit), sizeof(lit) - 1)
+#define PUTS(o, lit)	put((o), (lit), sizeof(lit) - 1)
 
 /* The end of a hex run from i. */
 static size_t
@@ -334,7 +336,7 @@ frame_sym(struct tout *o, const uint8_t *p, size_t n, size_t i)
 			;
 		if (j >= n || p[j] != ')' || j == i + 1)
 			return (0);
-		puts_(o, "(%pS)");
+		PUTS(o, "(%pS)");
 		j++;
 	} else {
 		for (j = i; j < n && is_sym(p[j]); j++)
@@ -345,7 +347,7 @@ frame_sym(struct tout *o, const uint8_t *p, size_t n, size_t i)
 			return (0);
 		while (j < n && !is_blank(p[j]))
 			j++;
-		puts_(o, "%pS");
+		PUTS(o, "%pS");
 	}
 	o->t->flags |= KL_TPL_FRAME;
 	/* arm: "[<%x>] (%pS) from [<%x>] (%pS)" goes on. */
@@ -370,7 +372,7 @@ lock_name(struct tout *o, const uint8_t *p, size_t n, size_t i)
 	if ((b = kl_memmem(p + i, n - i, "){", 2)) == NULL ||
 	    (c = memchr(b, '}', (size_t)(p + n - b))) == NULL)
 		return (0);
-	puts_(o, "(%s){%s}");
+	PUTS(o, "(%s){%s}");
 	return ((size_t)(c - p) + 1);
 }
 
@@ -383,13 +385,13 @@ key_name(struct tout *o, const uint8_t *p, size_t n, size_t i)
 
 	for (x = 0; x < sizeof(tkeys) / sizeof(tkeys[0]); x++) {
 		k = &tkeys[x];
-		if (!ends(o, k->s))
+		if (!ends_n(o, k->s, k->len))
 			continue;
 		if (o->t->len > k->len && is_word((uint8_t)o->t->text[
 		    o->t->len - k->len - 1]))
 			continue;
 		if (k->rest) {
-			puts_(o, "%s");
+			PUTS(o, "%s");
 			return (n);
 		}
 		for (j = i; j < n && !is_blank(p[j]); j++)
@@ -405,20 +407,19 @@ key_name(struct tout *o, const uint8_t *p, size_t n, size_t i)
 		if (j == i || (j - i >= 2 && p[i] == '0' &&
 		    (p[i + 1] | 0x20) == 'x'))
 			return (0);
-		puts_(o, "%s");
+		PUTS(o, "%s");
 		return (j);
 	}
 	return (0);
 }
 
 /*
- * Make the template of a message p[0..n): flags KL_F_HEAD_CUT and
- * KL_F_TAIL_CUT say the scanner cut the line.  Sets text, len, flags;
- * the class is KL_TC_POINTER and the fingerprint is computed for it.
+ * The template of a message p[0..n), as kl_template_make() says, but
+ * without the fingerprint (kl_template_finding() computes it once, for
+ * the class it finds).
  */
-void
-kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
-    struct kl_template *t)
+static void
+build(const uint8_t *p, size_t n, unsigned fflags, struct kl_template *t)
 {
 	struct tout o;
 	size_t i, j, e;
@@ -433,12 +434,12 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 			;
 		p += i;
 		n -= i;
-		puts_(&o, "...");
+		PUTS(&o, "...");
 		t->flags |= KL_TPL_CUT;
 	} else
 		p = unframe(p, &n);
 	if (n > 0 && kallsyms(p, n)) {
-		puts_(&o, "%px %c %s");
+		PUTS(&o, "%px %c %s");
 		t->flags |= KL_TPL_KALLSYMS;
 		n = 0;
 	}
@@ -456,9 +457,9 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 			i = e;
 			continue;
 		}
-		if (wb && (ends(&o, "[<%x>] ") || ends(&o, "[%x] ")) &&
-		    (o.t->len == 7 || o.t->len == 5 || ends(&o, " [<%x>] ") ||
-		    ends(&o, " [%x] ") || ends(&o, ":[<%x>] ")) &&
+		if (wb && (ENDS(&o, "[<%x>] ") || ENDS(&o, "[%x] ")) &&
+		    (o.t->len == 7 || o.t->len == 5 || ENDS(&o, " [<%x>] ") ||
+		    ENDS(&o, " [%x] ") || ENDS(&o, ":[<%x>] ")) &&
 		    (e = frame_sym(&o, p, n, i)) != 0) {
 			i = e;
 			continue;
@@ -468,17 +469,17 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 			continue;
 		}
 		if (wb && (e = dump_run(p, n, i)) != 0) {
-			puts_(&o, "%*ph");
+			PUTS(&o, "%*ph");
 			t->flags |= KL_TPL_DUMP;
 			i = e;
 			continue;
 		}
 		if (wb && (e = sym_off(p, n, i)) != 0) {
-			if (ends(&o, "? "))
+			if (ENDS(&o, "? "))
 				t->len -= 2;
 			else if (t->len == 1 && t->text[0] == '?')
 				t->len = 0;
-			puts_(&o, "%pS");
+			PUTS(&o, "%pS");
 			i = src_loc(p, n, e);
 			continue;
 		}
@@ -488,7 +489,7 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 			j = hex_end(p, n, i + 2);
 			if (j == n || !is_word(p[j])) {
 				put(&o, p + i, 2);
-				puts_(&o, "%x");
+				PUTS(&o, "%x");
 				i = j;
 				continue;
 			}
@@ -529,6 +530,18 @@ kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
 	}
 	t->text[t->len] = '\0';
 	t->tclass = KL_TC_POINTER;
+}
+
+/*
+ * Make the template of a message p[0..n): flags KL_F_HEAD_CUT and
+ * KL_F_TAIL_CUT say the scanner cut the line.  Sets text, len, flags;
+ * the class is KL_TC_POINTER and the fingerprint is computed for it.
+ */
+void
+kl_template_make(const uint8_t *p, size_t n, unsigned fflags,
+    struct kl_template *t)
+{
+	build(p, n, fflags, t);
 	kl_template_fingerprint(t);
 }
 
@@ -730,10 +743,10 @@ kl_template_finding(const struct kl_finding *f,
 	size_t m = f->lmsg <= f->llen ? f->lmsg : f->llen;
 
 	if (f->ltext == NULL) {
-		kl_template_make(NULL, 0, 0, t);
+		build(NULL, 0, 0, t);
 		m = 0;
 	} else
-		kl_template_make(f->ltext + m, f->llen - m, f->flags, t);
+		build(f->ltext + m, f->llen - m, f->flags, t);
 	t->tclass = kl_template_class(t, f->rule, f->region, src);
 	kl_template_fingerprint(t);
 }
