@@ -112,6 +112,9 @@ static struct {
 	size_t			 nmaps;
 	struct kl_symdir	*dir;		/* --system-map-dir */
 	struct kl_leakdb	*db;		/* data/leak-sources */
+	/* verdict_source()'s last rule and its entry (or NULL) */
+	const char		*src_rule;
+	const struct kl_leak_entry *src_entry;
 	int			*bix;		/* bases[] of each entry */
 	size_t			 nbix;
 	/* Bit r: ring[r] holds a span with a kind, of a virtual leak. */
@@ -915,11 +918,14 @@ verdict_source(const char *rule)
 
 	if (!active() || vs.db == NULL || rule == NULL)
 		return (NULL);
+	/* The last answer: findings of one rule come in runs. */
+	if (rule == vs.src_rule)
+		return (vs.src_entry);
 	n = kl_leakdb_count(vs.db);
-	for (i = 0; i < n; i++) {
-		e = kl_leakdb_entry(vs.db, i);
-		if (e->id == rule)
-			return (e);
-	}
-	return (NULL);
+	for (e = NULL, i = 0; i < n && e == NULL; i++)
+		if (kl_leakdb_entry(vs.db, i)->id == rule)
+			e = kl_leakdb_entry(vs.db, i);
+	vs.src_rule = rule;
+	vs.src_entry = e;
+	return (e);
 }
