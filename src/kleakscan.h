@@ -565,6 +565,7 @@ void		*xreallocarray(void *, size_t, size_t);
 char		*xstrdup(const char *);
 void		 buf_reserve(struct buf *, size_t);
 void		 buf_free(struct buf *);
+size_t		 fmt_u64(char *, uint64_t);
 void		 put_u64(uint64_t);
 const char	*print_text_esc(struct buf *, const void *, size_t);
 void		 name_append(struct buf *, const uint8_t *, size_t,

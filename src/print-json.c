@@ -47,21 +47,16 @@ jo_s(const char *s)
 static inline void
 jo_c(char c)
 {
-	if (pj_out.size - pj_out.len < 1 || pj_out.p == NULL)
-		buf_reserve(&pj_out, pj_out.len + 1);
-	pj_out.p[pj_out.len++] = c;
+	jo_w(&c, 1);
 }
 
 /* Append n in decimal. */
 static void
 jo_u64(uint64_t n)
 {
-	char	 d[24], *p = d + sizeof(d);
+	char	 d[20];
 
-	do
-		*--p = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	jo_w(p, (size_t)(d + sizeof(d) - p));
+	jo_w(d, fmt_u64(d, n));
 }
 
 /* Append "0x..." (lower-case hex digits, quoted). */
