@@ -566,6 +566,8 @@ char		*xstrdup(const char *);
 void		 buf_reserve(struct buf *, size_t);
 void		 buf_free(struct buf *);
 size_t		 fmt_u64(char *, uint64_t);
+#define FNV_OFFSET	UINT64_C(0xcbf29ce484222325)
+uint64_t	 fnv64(uint64_t, const void *, size_t);
 void		 put_u64(uint64_t);
 const char	*print_text_esc(struct buf *, const void *, size_t);
 void		 name_append(struct buf *, const uint8_t *, size_t,

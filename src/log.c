@@ -249,6 +249,20 @@ fmt_u64(char *d, uint64_t n)
 	return (k);
 }
 
+/* FNV-1a 64 of s[0..n), going on from h (FNV_OFFSET to start). */
+uint64_t
+fnv64(uint64_t h, const void *s, size_t n)
+{
+	const uint8_t	*p = s;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return (h);
+}
+
 /* Write n in decimal to stdout. */
 void
 put_u64(uint64_t n)

@@ -25,9 +25,6 @@
 
 #include "kleakscan.h"
 
-#define FNV_OFFSET	UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME	UINT64_C(0x100000001b3)
-
 static struct {
 	unsigned		 k, n;		/* 0/0: not sharded */
 	uint64_t		 listed;	/* inputs listed so far */
@@ -39,24 +36,11 @@ static struct {
 } sh = { 0, 0, 0, FNV_OFFSET, 0, NULL, 0, 0,
     { NULL, NULL, NULL, NULL } };
 
-/* FNV-1a 64 of a string, from h. */
-static uint64_t
-fnv(uint64_t h, const char *s, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (uint8_t)s[i];
-		h *= FNV_PRIME;
-	}
-	return (h);
-}
-
 /* The shard (1..n) of a path. */
 unsigned
 shard_of(const char *path, unsigned n)
 {
-	return ((unsigned)(fnv(FNV_OFFSET, path, strlen(path)) % n) + 1);
+	return ((unsigned)(fnv64(FNV_OFFSET, path, strlen(path)) % n) + 1);
 }
 
 /* Parse --shard K/N; -1 when it is not 1 <= K <= N <= SHARD_MAX. */
@@ -99,7 +83,7 @@ int
 shard_take(const char *path)
 {
 	sh.cur = sh.listed++;
-	sh.hash = fnv(sh.hash, path, strlen(path) + 1);
+	sh.hash = fnv64(sh.hash, path, strlen(path) + 1);
 	if (!mine(path))
 		return (0);
 	if (sh.ngiven == sh.cap) {

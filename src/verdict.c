@@ -31,6 +31,7 @@ _Static_assert(RING <= 64, "kindmask and virtmask: a bit a ring slot");
 struct span {
 	uint64_t			 lo;
 	uint64_t			 hi;
+	uint64_t			 rec;	/* rec_key() of its line */
 	const struct kl_leak_entry	*e;
 	int				 kind;	/* evidence of its values,
 						   -1: plain values */
@@ -444,6 +445,23 @@ exact_base(const struct kl_line *l, const struct kl_leak_hit *h, int b)
 }
 
 /*
+ * Which journal field a line or finding is in (0: none).  Offsets alone
+ * do not tell: in a native journal every field's offsets start at 0.
+ */
+static uint64_t
+rec_key(const struct kl_record *r)
+{
+	uint64_t h;
+
+	if (r == NULL)
+		return (0);
+	h = fnv64(FNV_OFFSET, &r->entry, sizeof(r->entry));
+	if (r->field != NULL)
+		h = fnv64(h, r->field, strlen(r->field));
+	return (h | 1);
+}
+
+/*
  * The leak sources matching the line: remember where (for the rule of
  * the findings in those spans, and the evidence they are), make a
  * finding of region physical of each physical address they carry, and
@@ -456,7 +474,7 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	const struct kl_leak_value *v;
 	struct span	*sp;
 	size_t		 n = l->len - l->msg, nh, i, j, k = 0, *ns;
-	uint64_t	 bit;
+	uint64_t	 bit, rk = rec_key(l->record);
 	int		 r, b;
 
 	ns = &vs.nring[vs.ringpos];
@@ -468,6 +486,7 @@ leak_sources(const struct kl_line *l, struct kl_finding *out, size_t max)
 	nh = r < HITS_MAX ? (size_t)r : HITS_MAX;
 	for (i = 0; i < nh; i++) {
 		sp = &vs.ring[vs.ringpos][(*ns)++];
+		sp->rec = rk;
 		sp->lo = l->offset + l->msg + vs.hits[i].off;
 		sp->hi = sp->lo + vs.hits[i].len;
 		sp->e = vs.hits[i].entry;
@@ -639,22 +658,23 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 	return (k);
 }
 
-/* Does span sp hold off, and is it of the kind asked for? */
+/* Does span sp hold off in record rk, and is it of the kind asked? */
 static int
-span_has(const struct span *sp, uint64_t off, int virt)
+span_has(const struct span *sp, uint64_t off, uint64_t rk, int virt)
 {
-	return (off >= sp->lo && off < sp->hi && (virt ?
+	return (off >= sp->lo && off < sp->hi && sp->rec == rk && (virt ?
 	    sp->e->class == KL_LCLASS_VIRTUAL : sp->kind >= 0));
 }
 
 /*
  * The span of the last lines' leak-source hits that holds unit offset
- * off: of a virtual leak (virt), or with a kind of evidence.  NULL when
+ * off of journal field rk (rec_key(), 0 for text): of a virtual leak
+ * (virt), or with a kind of evidence.  NULL when
  * none.  Lines in offset order: from the newest line back to the one
  * that starts at or before off; else every span.
  */
 static const struct span *
-ring_find(uint64_t off, int virt)
+ring_find(uint64_t off, uint64_t rk, int virt)
 {
 	uint64_t m = virt ? vs.virtmask : vs.kindmask;
 	size_t	r, i, k;
@@ -664,10 +684,9 @@ ring_find(uint64_t off, int virt)
 			r = (vs.ringpos + RING - k) % RING;
 			if (vs.nring[r] == 0 || vs.lineoff[r] > off)
 				continue;
-			if (m >> r & 1)
-				for (i = 0; i < vs.nring[r]; i++)
-					if (span_has(&vs.ring[r][i], off, virt))
-						return (&vs.ring[r][i]);
+			for (i = 0; (m >> r & 1) && i < vs.nring[r]; i++)
+				if (span_has(&vs.ring[r][i], off, rk, virt))
+					return (&vs.ring[r][i]);
 			return (NULL);
 		}
 		return (NULL);
@@ -675,7 +694,7 @@ ring_find(uint64_t off, int virt)
 	for (; m != 0; m &= m - 1)
 		for (r = (size_t)__builtin_ctzll(m), i = 0; i < vs.nring[r];
 		    i++)
-			if (span_has(&vs.ring[r][i], off, virt))
+			if (span_has(&vs.ring[r][i], off, rk, virt))
 				return (&vs.ring[r][i]);
 	return (NULL);
 }
@@ -692,7 +711,8 @@ verdict_rule(const struct kl_finding *f, const char **explain)
 
 	if (!active() || f->region == KL_REGION_PHYSICAL ||
 	    f->region == KL_REGION_LAYOUT || vs.virtmask == 0 ||
-	    (sp = ring_find(f->offset, 1)) == NULL)
+	    (sp = ring_find(f->offset, rec_key(f->record), 1)) ==
+	    NULL)
 		return (NULL);
 	*explain = sp->e->explain;
 	return (sp->e->id);
@@ -783,7 +803,8 @@ verdict_value(const struct kl_finding *f)
 	    f->region == KL_REGION_LAYOUT || f->region == KL_REGION_PHYSICAL)
 		return;
 	kl_kaslr_set_arch(&vs.k, f->arch);
-	if (vs.kindmask != 0 && (sp = ring_find(f->offset, 0)) != NULL) {
+	if (vs.kindmask != 0 &&
+	    (sp = ring_find(f->offset, rec_key(f->record), 0)) != NULL) {
 		kl_kaslr_base(&vs.k, f->line, (enum kl_evidence_kind)sp->kind,
 		    f->region, f->value, 0);
 		return;

@@ -101,6 +101,11 @@ elif mode == "leakoff":
     # leakoff JSON: the offset of the first finding that is a leak.
     print([e for e in events(sys.argv[2]) if e["type"] == "finding" and
            e["suppressed"] is None][0]["offset"])
+elif mode == "rules":
+    # rules JSON: entry, column, value and rule of each finding.
+    for e in events(sys.argv[2]):
+        if e["type"] == "finding":
+            print(e.get("entry"), e["column"], e["value"], e["rule"])
 elif mode == "nulloff":
     fs = [e for e in events(sys.argv[2]) if e["type"] == "finding"]
     print(len(fs), sum(1 for e in fs if e["offset"] is None))
@@ -298,6 +303,17 @@ if [ "$NATIVE" = yes ]; then
 	    "native journal: the text log's findings, per-field line and column"
 	is "$(j cursors out.json)" "$n 0" "native journal: cursors"
 	is "$(j nulloff out.json)" "$n $n" "native journal: offsets are null"
+	# Every field's offsets start at 0 in a native journal: a finding
+	# takes the leak source of its own line, not of an earlier entry's
+	# line at the same offsets (x86-rsp on RAX lines, before).
+	j rules out.json >rules.native
+	scan out.json x.export
+	j rules out.json >rules.export
+	ok "native journal: the export's findings have leak-source rules" \
+	    test "$(grep -c ' x86-gprs$' rules.export)" -ge 10
+	is "$(diff rules.export rules.native)" "" \
+	    "native journal: each finding's rule as in the export stream"
+	scan out.json x.journal
 	scan out.json - <x.journal
 	is "$(j got out.json)" "$(cat want)" \
 	    "native journal on stdin (a redirected file): the same"
