@@ -302,6 +302,7 @@ hexdump_shape(const struct kl_ctx *c)
  *  - The git "index <hash>..<hash>" line of a patch quoted in a log.
  *  - Followed by '.' and a letter: one label of a dotted host or file
  *    name ("rhost=c9063558.virtua.com.br"); a pointer is not printed so.
+ *    A last label of 8 or more hex digits is a neighbour, as above.
  */
 static int
 hash_shape(const struct kl_ctx *c, enum kl_ck kind)
@@ -355,10 +356,22 @@ hash_shape(const struct kl_ctx *c, enum kl_ck kind)
 		if (i > e + 1 && i < c->len && m[i] == '=')
 			return (1);
 	}
-	/* <token>.<name>: a label of a host or file name. */
+	/*
+	 * <token>.<name>: a label of a host or file name.  A label that is
+	 * a hex run of 8 or more digits and ends the name is a hex
+	 * neighbour (below), not a name: "ffff888003a1c000.ffff888003a1c008"
+	 * is a pair, and zeroing its second half must not make the first
+	 * a leak only then (a rewritten log would keep it).
+	 */
 	if (e + 1 < c->len && m[e] == '.' && (m[e + 1] | 0x20) >= 'a' &&
-	    (m[e + 1] | 0x20) <= 'z')
-		return (1);
+	    (m[e + 1] | 0x20) <= 'z') {
+		n = kl_run_right(m, c->len, e + 1);
+		i = e + 1 + n;
+		if (n < 8 || (i < c->len && (kl_iswordch(m[i]) ||
+		    m[i] == '-' || (m[i] == '.' && i + 1 < c->len &&
+		    kl_iswordch(m[i + 1])))))
+			return (1);
+	}
 	/* A longer hex run on the right. */
 	if (e + 1 < c->len && is_joiner(m[e])) {
 		i = e + 1;

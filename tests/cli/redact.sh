@@ -806,4 +806,15 @@ is "$STATUS:$(test -e "$J/n2.tar" && echo written)" "2:" \
 like "$ERR" 'n\.tar\{x\.journal\}: cannot rewrite native journals inside archives' \
     "a native journal inside an archive: a clear error"
 
+# A pair joined by '.', the second half starting with a letter
+# (fuzz-redact crash-5cd8057e): both halves go in one pass, and the
+# rewritten line has nothing left to find.
+printf 'Reui.ffff888003a1c000.ffff888003a1c008 d\n' >"$TMP/pair.log"
+run --redact --arch x86_64 "$TMP/pair.log"
+is "$STATUS:$OUT" "1:Reui.0000000000000000.0000000000000000 d" \
+    "a '.'-joined pair: both halves zeroed in one pass"
+printf '%s\n' "$OUT" >"$TMP/pair2.log"
+run --arch x86_64 "$TMP/pair2.log"
+is "$STATUS:$OUT" "0:" "a '.'-joined pair: the rewritten line rescans clean"
+
 done_testing

@@ -301,6 +301,22 @@ static const struct tcase cases[] = {
 	  "ffffc900190d7fff", 0, REG(VMALLOC), SUP(NONE), CONF(HIGH),
 	  "stack-pointer", STK | ANC },
 
+	/* a pair joined by '.': the second half starts with a letter but is
+	 * no name label (fuzz-redact crash-5cd8057e: the first half was
+	 * kept while the second was zeroed, and found on a second pass) */
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "Reui.ffff888003a1c000.ffff888003a1c008 d: ffff8880",
+	  "ffff888003a1c000", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
+	  "value", NOFL },
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "Reui.ffff888003a1c000.ffff888003a1c008 d: ffff8880",
+	  "ffff888003a1c008", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
+	  "value", NOFL },
+	/* ...but a hex label with more of the name after it is a name */
+	{ "hand-written", KL_ARCH_I386, NOPO,
+	  "rhost=c9063558.deadbeef.example.net ",
+	  "c9063558", 0, REG(NONE), SUP(HASH), CONF(MEDIUM), "hash", NOFL },
+
 	/* --- regions and context -------------------------------------- */
 	/* the Ubuntu RSP: a vmapped stack inside the nominal direct map */
 	{ "boot/Ubuntu-20.04-FIPS-logs__dmesg.txt:873", KL_ARCH_X86_64, NOPO,
