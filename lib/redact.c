@@ -77,6 +77,7 @@ kl_redact_reset(struct kl_redact *r)
 	r->len = r->head = 0;
 	r->base = 0;
 	r->changed = 0;
+	r->where = 0;
 }
 
 /* Free a rewriter. */

@@ -4,8 +4,9 @@
  * comparisons of two runs, and the real-data fixture (the oops log as
  * journald stores it, as export, native journal and JSON, made by the
  * group setup with systemd's tools when they are installed).  Static,
- * included once by test-journal, test-journal-entry, test-journal-export
- * and test-json; what a file does not use is not a warning.
+ * included once by test-journal, test-journal-entry, test-journal-export,
+ * test-journal-native and test-json; what a file does not use is not a
+ * warning.
  */
 #ifndef JOURNAL_HARNESS_H
 #define JOURNAL_HARNESS_H
