@@ -45,7 +45,10 @@ struct kl_redact {
 	uint64_t		 where;		/* unit offset of the last */
 };
 
-/* Make a rewriter writing through write(arg, bytes, n). */
+/*
+ * Make a rewriter writing through write(arg, bytes, n), which returns 0,
+ * or -1 with errno set (EIO is said when it is not).
+ */
 struct kl_redact *
 kl_redact_new(const struct kl_redact_opts *o,
     int (*write)(void *, const void *, size_t), void *arg,
@@ -260,9 +263,11 @@ kl_redact_settle(struct kl_redact *r, uint64_t upto, struct kl_error *err)
 	if (upto <= r->base + r->head)
 		return (0);
 	end = upto - r->base > r->len ? r->len : (size_t)(upto - r->base);
+	errno = 0;
 	if (end > r->head && r->write(r->arg, r->buf + r->head,
 	    end - r->head) != 0) {
-		kl_error_set(err, KL_EIO, errno, "cannot write the output");
+		kl_error_set(err, KL_EIO, errno != 0 ? errno : EIO,
+		    "cannot write the output");
 		return (-1);
 	}
 	r->head = end;

@@ -48,7 +48,8 @@ struct out {
 	size_t			 len;
 	size_t			 cap;
 	size_t			 writes;	/* write callback calls */
-	int			 fail;		/* the callback fails */
+	int			 fail;		/* the callback fails: 1 with
+						   EPIPE, 2 leaving errno */
 	struct kl_redact	*r;
 	size_t			 nerr;		/* findings refused */
 	struct kl_error		 err;		/* the first one's error */
@@ -64,7 +65,8 @@ out_write(void *arg, const void *p, size_t n)
 	struct out *o = arg;
 
 	if (o->fail) {
-		errno = EPIPE;
+		if (o->fail == 1)
+			errno = EPIPE;
 		return (-1);
 	}
 	if (n > o->cap - o->len) {
@@ -792,6 +794,13 @@ t_write_error(void **state)
 	kl_error_clear(&err);
 	assert_int_equal(kl_redact_end(o.r, &err), -1);
 	assert_int_equal(err.code, KL_EIO);
+	/* a callback that leaves errno alone: EIO, not a stale errno */
+	o.fail = 2;
+	errno = ENOENT;
+	kl_error_clear(&err);
+	assert_int_equal(kl_redact_settle(o.r, 5, &err), -1);
+	assert_int_equal(err.code, KL_EIO);
+	assert_int_equal(err.errnum, EIO);
 	o.fail = 0;
 	assert_int_equal(kl_redact_end(o.r, &err), 0);
 	out_is(&o, RIP);
