@@ -208,6 +208,38 @@ netaddr_shape(const struct kl_ctx *c)
 	return (two == groups ? KL_SUP_MAC : KL_SUP_IPV6);
 }
 
+/* Is c an ASCII letter? */
+static int
+is_letter(uint8_t c)
+{
+	return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/*
+ * Is m[i..] a label of a host or file name, as the text after
+ * "<token>." can be?  It starts with a letter.  The answer must not
+ * change when --redact zeroes a token in it, or a rewritten log would
+ * show a token the first pass kept: a label that starts with a hex run
+ * a token could be (8 digits or more, no letter after them) is a name
+ * only when another label follows it that is one.
+ */
+static int
+name_label(const uint8_t *m, size_t len, size_t i)
+{
+	size_t n;
+
+	while (i < len) {
+		n = kl_run_right(m, len, i);
+		if (n < 8 || (i + n < len && is_letter(m[i + n])))
+			return (is_letter(m[i]));
+		i += n;
+		if (i + 1 >= len || m[i] != '.')
+			return (0);
+		i++;
+	}
+	return (0);
+}
+
 /* Is c a byte that joins the parts of an id: - . _ / : ? */
 static int
 is_joiner(uint8_t c)
@@ -302,7 +334,9 @@ hexdump_shape(const struct kl_ctx *c)
  *  - The git "index <hash>..<hash>" line of a patch quoted in a log.
  *  - Followed by '.' and a letter: one label of a dotted host or file
  *    name ("rhost=c9063558.virtua.com.br"); a pointer is not printed so.
- *    A last label of 8 or more hex digits is a neighbour, as above.
+ *    A label that a token could be (8 or more hex digits) counts as a
+ *    name only when a name follows it: zeroing it must not change what
+ *    its left neighbour is.
  */
 static int
 hash_shape(const struct kl_ctx *c, enum kl_ck kind)
@@ -356,22 +390,9 @@ hash_shape(const struct kl_ctx *c, enum kl_ck kind)
 		if (i > e + 1 && i < c->len && m[i] == '=')
 			return (1);
 	}
-	/*
-	 * <token>.<name>: a label of a host or file name.  A label that is
-	 * a hex run of 8 or more digits and ends the name is a hex
-	 * neighbour (below), not a name: "ffff888003a1c000.ffff888003a1c008"
-	 * is a pair, and zeroing its second half must not make the first
-	 * a leak only then (a rewritten log would keep it).
-	 */
-	if (e + 1 < c->len && m[e] == '.' && (m[e + 1] | 0x20) >= 'a' &&
-	    (m[e + 1] | 0x20) <= 'z') {
-		n = kl_run_right(m, c->len, e + 1);
-		i = e + 1 + n;
-		if (n < 8 || (i < c->len && (kl_iswordch(m[i]) ||
-		    m[i] == '-' || (m[i] == '.' && i + 1 < c->len &&
-		    kl_iswordch(m[i + 1])))))
-			return (1);
-	}
+	/* <token>.<name>: a label of a host or file name. */
+	if (e + 1 < c->len && m[e] == '.' && name_label(m, c->len, e + 1))
+		return (1);
 	/* A longer hex run on the right. */
 	if (e + 1 < c->len && is_joiner(m[e])) {
 		i = e + 1;

@@ -807,11 +807,12 @@ like "$ERR" 'n\.tar\{x\.journal\}: cannot rewrite native journals inside archive
     "a native journal inside an archive: a clear error"
 
 # A pair joined by '.', the second half starting with a letter
-# (fuzz-redact crash-5cd8057e): both halves go in one pass, and the
-# rewritten line has nothing left to find.
-printf 'Reui.ffff888003a1c000.ffff888003a1c008 d\n' >"$TMP/pair.log"
+# (fuzz-redact crash-5cd8057e, crash-8d8b9907): both halves go in one
+# pass, and the rewritten lines have nothing left to find.
+printf 'Reui.ffff888003a1c000.ffff888003a1c008 d\nb ffff888003a1c000.ffff88802d680214-0\n' >"$TMP/pair.log"
 run --redact --arch x86_64 "$TMP/pair.log"
-is "$STATUS:$OUT" "1:Reui.0000000000000000.0000000000000000 d" \
+is "$STATUS:$OUT" "1:Reui.0000000000000000.0000000000000000 d
+b 0000000000000000.0000000000000000-0" \
     "a '.'-joined pair: both halves zeroed in one pass"
 printf '%s\n' "$OUT" >"$TMP/pair2.log"
 run --arch x86_64 "$TMP/pair2.log"

@@ -312,6 +312,22 @@ static const struct tcase cases[] = {
 	  "Reui.ffff888003a1c000.ffff888003a1c008 d: ffff8880",
 	  "ffff888003a1c008", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
 	  "value", NOFL },
+	/* ...also when a '-' follows it (crash-8d8b9907): "-" does not
+	 * make the second half a name, and zeroing it must not change the
+	 * first */
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "Reui.ffff888003a1c000.ffff88802d680214-0",
+	  "ffff888003a1c000", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
+	  "value", NOFL },
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "Reui.ffff888003a1c000.0000000000000000-0",
+	  "ffff888003a1c000", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
+	  "value", NOFL },
+	/* three in a row: the first is no more a name than the second */
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "at ffff888003a1c000.ffff888003a1c008.ffff888003a1c010 x",
+	  "ffff888003a1c000", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
+	  "value", NOFL },
 	/* ...but a hex label with more of the name after it is a name */
 	{ "hand-written", KL_ARCH_I386, NOPO,
 	  "rhost=c9063558.deadbeef.example.net ",
