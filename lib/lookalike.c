@@ -217,10 +217,11 @@ is_letter(uint8_t c)
 
 /*
  * Is m[i..] a label of a host or file name, as the text after
- * "<token>." can be?  It starts with a letter.  The answer must not
- * change when --redact zeroes a token in it, or a rewritten log would
- * show a token the first pass kept: a label that starts with a hex run
- * a token could be (8 digits or more, no letter after them) is a name
+ * "<token>." can be?  Such a label starts with a letter.  The answer
+ * must not change when --redact zeroes a token in it, or a rewritten
+ * log would show a token the first pass kept; so a label that starts
+ * with a hex run a token could be (8 digits or more, no letter after
+ * them) is judged by what follows, whatever its first digit: a name
  * only when another label follows it that is one.
  */
 static int
