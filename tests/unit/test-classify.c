@@ -328,6 +328,12 @@ static const struct tcase cases[] = {
 	  "at ffff888003a1c000.ffff888003a1c008.ffff888003a1c010 x",
 	  "ffff888003a1c000", 0, REG(DIRECT_MAP), SUP(NONE), CONF(MEDIUM),
 	  "value", NOFL },
+	/* a token-sized label is judged by what follows it, whatever its
+	 * first digit: zeroed, it is still a label of the same name */
+	{ "hand-written", KL_ARCH_X86_64, NOPO,
+	  "h ffff888003a1c000.12345678.example.com",
+	  "ffff888003a1c000", 0, REG(NONE), SUP(HASH), CONF(MEDIUM), "hash",
+	  NOFL },
 	/* ...but a hex label with more of the name after it is a name */
 	{ "hand-written", KL_ARCH_I386, NOPO,
 	  "rhost=c9063558.deadbeef.example.net ",
