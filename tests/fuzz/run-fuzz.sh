@@ -9,7 +9,7 @@
 # artifacts and /usr/bin/time -v figures go to BUILDDIR/fuzz-work/.  Then
 # each work corpus is merged (-merge=1) with the kept one into a minimised
 # corpus that replaces SRCDIR/tests/fuzz/corpus/NAME when FUZZ_KEEP=1 (the
-# default), and a table of executions, coverage, peak RSS, CPU seconds and
+# default; a kept file that survives keeps its name), and a table of executions, coverage, peak RSS, CPU seconds and
 # crashes (crash-, leak-, timeout- and oom- artifacts; slow-unit- ones are
 # listed but are no failure) is printed.  Exit status 1 when a harness
 # crashed.  FUZZ_NO_RUN=1 only minimises and reports what a run left.
@@ -30,6 +30,10 @@
 # (-malloc_limit_mb=8192): libarchive sizes read-ahead buffers from header
 # fields and allocates them before reading (see .ci/run).
 set -u
+# libFuzzer's status lines quote dictionary entries byte for byte: read
+# them as bytes, not as text of the user's locale.
+LC_ALL=C
+export LC_ALL
 [ $# -ge 3 ] || { echo "usage: $0 SRCDIR BUILDDIR SECONDS [NAME...]" >&2; exit 2; }
 # Absolute paths: each harness runs in its own work directory.
 src=$(cd "$1" && pwd) || exit 2
@@ -156,13 +160,20 @@ else
 	wait $pids
 fi
 
-# Minimise: merge the work corpus into an empty one (the kept corpus first,
-# so its inputs are preferred), and keep the result.
+# Minimise: merge the kept and the work corpus into an empty one, and keep
+# the result.  libFuzzer takes the new inputs smallest first, whichever
+# directory they are in: a kept seed stays only if no smaller input has
+# all it adds.
 rc=0
 printf '%-8s %12s %8s %8s %8s %8s %8s %8s %8s %s\n' harness execs cov ft \
     corpus KiB rss-MB cpu-s total-s crashes
 for f in "$@"; do
 	w="$work/$f"
+	# Stopped (fuzz-work/STOP) before its turn came.
+	if [ ! -d "$w/corpus" ]; then
+		printf '%-8s %s\n' "$f" "not run"
+		continue
+	fi
 	rm -rf "$w/min"
 	mkdir -p "$w/min"
 	nice -n 19 "$build/tests/fuzz/fuzz-$f" -merge=1 -timeout="$tmo" \
@@ -175,9 +186,22 @@ for f in "$@"; do
 	    >"$w/trim"
 	trimmed=$(wc -l <"$w/trim")
 	(cd "$w/min" && xargs rm -f <"$w/trim")
-	if [ "$keep" = 1 ] && [ -n "$(ls "$w/min")" ]; then
-		rm -f "$src/tests/fuzz/corpus/$f/"*
-		cp "$w/min/"* "$src/tests/fuzz/corpus/$f/"
+	nmin=$(ls "$w/min" | wc -l)
+	kmin=$(($(cat "$w/min/"* 2>/dev/null | wc -c) / 1024))
+	# The merge names its files by the SHA-1 of their contents: a kept
+	# seed that survives keeps its own name, the others go.
+	if [ "$keep" = 1 ] && [ "$nmin" -gt 0 ]; then
+		for k in "$src/tests/fuzz/corpus/$f/"*; do
+			[ -f "$k" ] || continue
+			h=$(sha1sum <"$k" | cut -d ' ' -f 1)
+			if [ -f "$w/min/$h" ]; then
+				rm -f "$w/min/$h"
+			else
+				rm -f "$k"
+			fi
+		done
+		[ -n "$(ls "$w/min")" ] &&
+		    cp "$w/min/"* "$src/tests/fuzz/corpus/$f/"
 	fi
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
 	line=$(grep -E '^#[0-9]+' "$w/log" | tail -n 1)
@@ -193,8 +217,7 @@ for f in "$@"; do
 	[ "$crashes" -eq 0 ] || rc=1
 	[ "$(cat "$w/status" 2>/dev/null)" = 0 ] || rc=1
 	printf '%-8s %12s %8s %8s %8s %8s %8s %8s %8s %s\n' "$f" "${execs:--}" \
-	    "${cov:--}" "${ft:--}" "$(ls "$w/min" | wc -l)" \
-	    "$(($(cat "$w/min/"* 2>/dev/null | wc -c) / 1024))" "${rss:--}" \
+	    "${cov:--}" "${ft:--}" "$nmin" "$kmin" "${rss:--}" \
 	    "$cpu" "$(cat "$w/cpu-total" 2>/dev/null || echo -)" "$crashes"
 	[ $trimmed -eq 0 ] ||
 	    echo "    $f: the $trimmed largest files dropped (FUZZ_CORPUS_KIB)"
