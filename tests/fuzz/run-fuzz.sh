@@ -9,7 +9,8 @@
 # artifacts and /usr/bin/time -v figures go to BUILDDIR/fuzz-work/.  Then
 # each work corpus is merged (-merge=1) with the kept one into a minimised
 # corpus that replaces SRCDIR/tests/fuzz/corpus/NAME when FUZZ_KEEP=1 (the
-# default; a kept file that survives keeps its name), and a table of executions, coverage, peak RSS, CPU seconds and
+# default; a kept file that survives keeps its name), and a table of
+# executions, coverage, peak RSS, CPU seconds and
 # crashes (crash-, leak-, timeout- and oom- artifacts; slow-unit- ones are
 # listed but are no failure) is printed.  Exit status 1 when a harness
 # crashed.  FUZZ_NO_RUN=1 only minimises and reports what a run left.
