@@ -4,24 +4,22 @@
 # output (every finding, look-alike, reason and summary count) over
 #   - every fixture in tests/data (auto, and forced 64- and 32-bit
 #     profiles, so both token widths go through both engines),
-#   - every seed in tests/fuzz/corpus/*/,
+#   - every seed in tests/fuzz/corpus/*/ and tests/fuzz/regress/,
 #   - every file of ../shared/corpus when it is there (skipped if not),
-#     one test per directory.
+# one test per directory for the last two.
 
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
 
-# same_engines FILE [OPTION...]: 0 when both engines print the same and
-# exit the same way (0, 1, or 2 for an input error such as a truncated
+# same_engines [OPTION...] FILE...: 0 when both engines print the same
+# and exit the same way (0, 1, or 2 for an input error such as a truncated
 # journal seed; a crash never passes).
 same_engines() {
-	se_f=$1
-	shift
-	"$KLEAKSCAN" --engine fast --json --show-suppressed "$@" "$se_f" \
+	"$KLEAKSCAN" --engine fast --json --show-suppressed "$@" \
 	    >"$TMP/fast.json" 2>"$TMP/fast.err"
 	se_fast=$?
-	"$KLEAKSCAN" --engine pcre2 --json --show-suppressed "$@" "$se_f" \
+	"$KLEAKSCAN" --engine pcre2 --json --show-suppressed "$@" \
 	    >"$TMP/pcre2.json" 2>"$TMP/pcre2.err"
 	se_pcre2=$?
 	[ "$se_fast" = "$se_pcre2" ] && [ "$se_fast" -le 2 ] &&
@@ -47,7 +45,7 @@ for fx in "$TESTDATA"/*; do
 	esac
 	[ -f "$fx" ] || continue
 	for arch in "" "--arch=x86_64" "--arch=arm"; do
-		if same_engines "$fx" $arch; then
+		if same_engines $arch "$fx"; then
 			pass "${fx##*/}${arch:+ $arch}: fast = pcre2"
 		else
 			fail "${fx##*/}${arch:+ $arch}: fast = pcre2"
@@ -56,16 +54,22 @@ for fx in "$TESTDATA"/*; do
 	done
 done
 
-# Fuzz seeds.
+# Fuzz seeds: one run of each engine per corpus directory, every seed an
+# operand (the minimised corpora hold hundreds of files a harness), and
+# the crash reproducers of tests/fuzz/regress.
 nseed=0
-for seed in "$TOPSRC"/tests/fuzz/corpus/*/*; do
-	[ -f "$seed" ] || continue
-	nseed=$((nseed + 1))
-	s=${seed#"$TOPSRC"/tests/fuzz/corpus/}
-	if same_engines "$seed"; then
-		pass "seed $s: fast = pcre2"
+for dir in "$TOPSRC"/tests/fuzz/corpus/*/ "$TOPSRC"/tests/fuzz/regress/; do
+	set --
+	for seed in "$dir"*; do
+		[ -f "$seed" ] && set -- "$@" "$seed"
+	done
+	[ $# -gt 0 ] || continue
+	nseed=$((nseed + $#))
+	d=${dir#"$TOPSRC"/tests/fuzz/}
+	if same_engines "$@"; then
+		pass "${d%/}: $# seeds, fast = pcre2"
 	else
-		fail "seed $s: fast = pcre2"
+		fail "${d%/}: $# seeds, fast = pcre2"
 		why_differ
 	fi
 done
