@@ -8,8 +8,8 @@
 # SRCDIR/tests/fuzz/corpus/NAME and SRCDIR/tests/fuzz/regress.  Logs, crash
 # artifacts and /usr/bin/time -v figures go to BUILDDIR/fuzz-work/.  Then
 # each work corpus is merged (-merge=1) with the kept one into a minimised
-# corpus that replaces SRCDIR/tests/fuzz/corpus/NAME when FUZZ_KEEP=1 (the
-# default; a kept file that survives keeps its name), and a table of
+# corpus that replaces the last one in SRCDIR/tests/fuzz/corpus/NAME when
+# FUZZ_KEEP=1 (the default; the named seeds there stay), and a table of
 # executions, coverage, peak RSS, CPU seconds and
 # crashes (crash-, leak-, timeout- and oom- artifacts; slow-unit- ones are
 # listed but are no failure) is printed.  Exit status 1 when a harness
@@ -24,8 +24,8 @@
 # harness that has had its hour is skipped.  Touching fuzz-work/STOP ends
 # the running harnesses as the CPU bound does and starts no others.
 # A minimised corpus larger than FUZZ_CORPUS_KIB (default 224, so that
-# eight stay under 2 MB) loses its largest files until it fits: the
-# committed corpora are seeds, kept small.
+# the fifteen stay near 3 MB) loses its largest files until it fits: the
+# committed corpora are kept small.
 #
 # Real memory is limited (-rss_limit_mb=2048); one malloc may be larger
 # (-malloc_limit_mb=8192): libarchive sizes read-ahead buffers from header
@@ -189,17 +189,20 @@ for f in "$@"; do
 	(cd "$w/min" && xargs rm -f <"$w/trim")
 	nmin=$(ls "$w/min" | wc -l)
 	kmin=$(($(cat "$w/min/"* 2>/dev/null | wc -c) / 1024))
-	# The merge names its files by the SHA-1 of their contents: a kept
-	# seed that survives keeps its own name, the others go.
+	# The merge names its files by the SHA-1 of their contents.  Those
+	# of the kept corpus are the last run's minimised corpus: they go,
+	# and this one's come.  A named seed (hand-made, described in the
+	# harness's header) stays, and is not copied a second time.
 	if [ "$keep" = 1 ] && [ "$nmin" -gt 0 ]; then
 		for k in "$src/tests/fuzz/corpus/$f/"*; do
 			[ -f "$k" ] || continue
-			h=$(sha1sum <"$k" | cut -d ' ' -f 1)
-			if [ -f "$w/min/$h" ]; then
-				rm -f "$w/min/$h"
-			else
-				rm -f "$k"
-			fi
+			n=${k##*/}
+			case $n in
+			*[!0-9a-f]*) ;;
+			*)
+				[ ${#n} = 40 ] && { rm -f "$k"; continue; } ;;
+			esac
+			rm -f "$w/min/$(sha1sum <"$k" | cut -d ' ' -f 1)"
 		done
 		[ -n "$(ls "$w/min")" ] &&
 		    cp "$w/min/"* "$src/tests/fuzz/corpus/$f/"
