@@ -196,13 +196,11 @@ for f in "$@"; do
 	if [ "$keep" = 1 ] && [ "$nmin" -gt 0 ]; then
 		for k in "$src/tests/fuzz/corpus/$f/"*; do
 			[ -f "$k" ] || continue
-			n=${k##*/}
-			case $n in
-			*[!0-9a-f]*) ;;
-			*)
-				[ ${#n} = 40 ] && { rm -f "$k"; continue; } ;;
-			esac
-			rm -f "$w/min/$(sha1sum <"$k" | cut -d ' ' -f 1)"
+			if echo "${k##*/}" | grep -qx '[0-9a-f]\{40\}'; then
+				rm -f "$k"
+			else
+				rm -f "$w/min/$(sha1sum <"$k" | cut -d ' ' -f 1)"
+			fi
 		done
 		[ -n "$(ls "$w/min")" ] &&
 		    cp "$w/min/"* "$src/tests/fuzz/corpus/$f/"
