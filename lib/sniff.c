@@ -309,7 +309,12 @@ is_cpio(const uint8_t *b, size_t n)
 	return (0);
 }
 
-/* Is b[0..n) an lzma_alone header (as xz-utils and the LZMA SDK write)? */
+/*
+ * Is b[0..n) an lzma_alone header (as xz-utils and the LZMA SDK write)?
+ * The properties byte is (pb * 5 + lp) * 9 + lc, and liblzma takes only
+ * lc + lp <= 4 (LZMA_LCLP_MAX): a device-tree property that passes the
+ * other tests ("19 00 20 00 00 ...") is refused there.
+ */
 static int
 is_lzma(const uint8_t *b, size_t n)
 {
@@ -317,7 +322,8 @@ is_lzma(const uint8_t *b, size_t n)
 	uint64_t size;
 	int k;
 
-	if (n < 14 || b[0] > (4 * 5 + 4) * 9 + 8 || b[13] != 0)
+	if (n < 14 || b[0] > (4 * 5 + 4) * 9 + 8 || b[13] != 0 ||
+	    b[0] % 9 + b[0] / 9 % 5 > 4)
 		return (0);
 	d = kl_le32(b + 1);
 	size = kl_le64(b + 5);

@@ -176,6 +176,10 @@ t_container(void **state)
 	static const uint8_t plong[] = {0x50, 0x2a, 0x4d, 0x18, 0xff, 0xff,
 	    0xff, 0xff, 0x28, 0xb5, 0x2f, 0xfd};
 	static const uint8_t zip[] = {'P', 'K', 3, 4, 20, 0, 0, 0};
+	static const uint8_t lzma[] = {0x5d, 0, 0, 0x80, 0, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0xff, 0, 0x2d, 0x8a};
+	static const uint8_t dtprop[] = {0x19, 0, 0x20, 0, 0, 0xa0, 5, 0, 0,
+	    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x40, 0x40, 0, 0x40};
 	static const uint8_t ar[] = "!<arch>\n";
 	static const uint8_t text[] = "[    0.000000] Linux version 5.4\n";
 	struct archive *w;
@@ -201,6 +205,15 @@ t_container(void **state)
 	    0);
 	assert_int_equal(f, 0);
 	assert_int_equal(a, 0);
+	/* lzma_alone: xz --format=lzma's header (0x5d: lc 3, lp 0, pb 2). */
+	assert_int_equal(kl_input_container(lzma, sizeof(lzma), &f, &a), 1);
+	assert_int_equal(f, ARCHIVE_FILTER_LZMA);
+	/*
+	 * A ppc64 device-tree property (ibm,architecture-vec-5): a valid
+	 * dictionary and size, but lc 7 + lp 2 > 4, which liblzma refuses.
+	 */
+	assert_int_equal(kl_input_container(dtprop, sizeof(dtprop), &f, &a),
+	    0);
 	/* A gzip magic cut short is no container. */
 	assert_int_equal(kl_input_container(gz, 2, &f, &a), 0);
 	/* Skippable frames first (pzstd): the frame after them decides. */
