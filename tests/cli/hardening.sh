@@ -12,6 +12,9 @@
 
 X86=$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+# The logs of the corpus (its captured/ sysroots are systems, read with
+# --live-root by live.sh: device-tree and notes files are binary).
+LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
 MNT=
 trap 'if [ -n "$MNT" ]; then umount "$MNT" 2>/dev/null; fi;
     chmod -R u+rwx "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -222,11 +225,11 @@ fi
 # (Each waiting input holds two temporary files, a batch one descriptor
 # per input; the budget leaves room for both under the limit.)
 if [ -d "$CORPUS" ]; then
-	"$KLEAKSCAN" -j1 -c "$CORPUS" >"$TMP/f1.out" 2>/dev/null
+	"$KLEAKSCAN" -j1 -c $LOGS >"$TMP/f1.out" 2>/dev/null
 	bad=
 	for n in 32 24 20; do
 		for i in 1 2 3; do
-			(ulimit -n $n && "$KLEAKSCAN" -j4 -c "$CORPUS" \
+			(ulimit -n $n && "$KLEAKSCAN" -j4 -c $LOGS \
 			    >"$TMP/f2.out" 2>"$TMP/f2.err")
 			cmp -s "$TMP/f1.out" "$TMP/f2.out" || bad="$bad $n:out"
 			[ -s "$TMP/f2.err" ] && bad="$bad $n:$(head -n 1 "$TMP/f2.err")"

@@ -8,6 +8,9 @@
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+# The logs of the corpus (its captured/ sysroots are systems, read with
+# --live-root by live.sh: device-tree and notes files are binary).
+LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
 if [ ! -d "$CORPUS" ]; then
 	echo "1..0 # SKIP no corpus at $CORPUS"
 	exit 0
@@ -43,31 +46,31 @@ same() {
 }
 
 # The corpus as a directory, in every output mode.
-files=$(find "$CORPUS" -type f | wc -l)
+files=$(find $LOGS -type f | wc -l)
 files=$((files + 0))
-same "corpus dir: text" "$CORPUS"
+same "corpus dir: text" $LOGS
 is "$J1_STATUS" 1 "corpus dir: leaks (exit status)"
 is "$(wc -c <"$TMP/j1.err" | tr -d ' ')" 0 "corpus dir: nothing on stderr"
-same "corpus dir: --json" --json "$CORPUS"
+same "corpus dir: --json" --json $LOGS
 is "$(grep -c '"type":"begin"' "$TMP/j1.out")" "$files" \
     "corpus dir: --json: a begin event per file"
-same "corpus dir: -c" -c "$CORPUS"
+same "corpus dir: -c" -c $LOGS
 is "$(wc -l <"$TMP/j1.out" | tr -d ' ')" "$files" "corpus dir: -c: a count per file"
-same "corpus dir: -l" -l "$CORPUS"
+same "corpus dir: -l" -l $LOGS
 nl=$(wc -l <"$TMP/j1.out" | tr -d ' ')
-same "corpus dir: -L" -L "$CORPUS"
+same "corpus dir: -L" -L $LOGS
 nL=$(wc -l <"$TMP/j1.out" | tr -d ' ')
 is "$((nl + nL))" "$files" "corpus dir: -l and -L split the files"
 same "corpus dir: --stats -b --show-suppressed" --stats -b --show-suppressed \
-    "$CORPUS"
+    $LOGS
 like "$(grep '^inputs ' "$TMP/j1.out")" "^inputs +$files\$" \
     "corpus dir: --stats: every input summed"
-same "corpus dir: --json --stats --verdict" --json --stats --verdict "$CORPUS"
-same "corpus dir: -q" -q "$CORPUS"
+same "corpus dir: --json --stats --verdict" --json --stats --verdict $LOGS
+same "corpus dir: -q" -q $LOGS
 is "$J1_STATUS" 1 "corpus dir: -q (exit status)"
 
 # Many operands, a --files-from list with missing names.
-find "$CORPUS" -type f | sort >"$TMP/list"
+find $LOGS -type f | sort >"$TMP/list"
 same "corpus as operands: -c" -c $(cat "$TMP/list")
 { echo /nonexistent/a; head -n 40 "$TMP/list"; echo /nonexistent/b
   tail -n 40 "$TMP/list"; } >"$TMP/list2"
@@ -105,7 +108,7 @@ is "$(sed -n '1p;$p' "$TMP/j1.out" | tr '\n' ' ')" \
 # -q: the error before the first leak is reported, the one after not.
 printf 'nothing here\n' >"$TMP/clean"
 STDIN=$TMP/in same "-q: stops at the first leak" -q "$TMP/clean" \
-    /nonexistent - /nonexistent2 "$CORPUS"
+    /nonexistent - /nonexistent2 $LOGS
 is "$J1_STATUS" 1 "-q: a leak wins over the error before it (exit status)"
 is "$(grep -c nonexistent "$TMP/j1.err")" 1 "-q: only the error before it"
 
@@ -127,8 +130,8 @@ else
 fi
 
 # A closed pipe ends the run quietly, with the first lines -j 1 gives.
-a=$("$KLEAKSCAN" -j1 "$CORPUS" 2>&1 | head -n 3)
-b=$("$KLEAKSCAN" -j2 "$CORPUS" 2>&1 | head -n 3)
+a=$("$KLEAKSCAN" -j1 $LOGS 2>&1 | head -n 3)
+b=$("$KLEAKSCAN" -j2 $LOGS 2>&1 | head -n 3)
 is "$b" "$a" "a closed pipe: the same first lines, nothing on stderr"
 
 # --redact scans one input at a time whatever -j says.
@@ -184,8 +187,8 @@ same "300 small files: --json --stats" --json --stats "$TMP/tiny"
 
 # Few descriptors: fewer inputs wait at once, the output is the same and
 # nothing is said (up to 64 wait per worker, two temporary files each).
-"$KLEAKSCAN" -j1 -c "$CORPUS" >"$TMP/f1.out" 2>/dev/null
-(ulimit -n 32 && "$KLEAKSCAN" -j4 -c "$CORPUS" >"$TMP/f2.out" 2>"$TMP/f2.err")
+"$KLEAKSCAN" -j1 -c $LOGS >"$TMP/f1.out" 2>/dev/null
+(ulimit -n 32 && "$KLEAKSCAN" -j4 -c $LOGS >"$TMP/f2.out" 2>"$TMP/f2.err")
 ok "32 descriptors, -j4: the output of -j1" cmp -s "$TMP/f1.out" "$TMP/f2.out"
 is "$(cat "$TMP/f2.err")" "" "32 descriptors, -j4: nothing on stderr"
 

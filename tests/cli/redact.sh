@@ -7,6 +7,9 @@
 . "$(dirname "$0")/tap.sh"
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+# The logs of the corpus (its captured/ sysroots are systems, read with
+# --live-root by live.sh: device-tree and notes files are binary).
+LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
 KEY=000102030405060708090a0b0c0d0e0f
 X86=$TOPSRC/data/sample-x86_64-oops.log
 
@@ -77,7 +80,7 @@ EOF
 # --- Every real fixture and the corpus, every property. -----------------
 ls "$TESTDATA"/*.* | grep -v ATTRIBUTION >"$TMP/list"
 ls "$TOPSRC"/data/*.log >>"$TMP/list"
-[ -d "$CORPUS" ] && find "$CORPUS" -type f ! -name '*.md' ! -name '*.tsv' \
+[ -d "$CORPUS" ] && find $LOGS -type f ! -name '*.md' ! -name '*.tsv' \
     ! -name '*.xz' | sort >>"$TMP/list"
 nfiles=$(wc -l <"$TMP/list" | tr -d ' ')
 "$KLEAKSCAN" --json --show-suppressed --files-from "$TMP/list" >"$TMP/all.json"

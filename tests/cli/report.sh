@@ -20,6 +20,9 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 CORPUS=$TOPSRC/../shared/corpus
+# The logs of the corpus (its captured/ sysroots are systems, read with
+# --live-root by live.sh: device-tree and notes files are binary).
+LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
 OOPS=$TESTDATA/x86_64-syzkaller-4.15-frames.report
 
 # py FILE EXPR...: run a python snippet with the JSON Lines of FILE in ev.
@@ -121,12 +124,12 @@ fi
 
 # --- the whole corpus
 if [ -d "$CORPUS" ]; then
-	"$KLEAKSCAN" --json -j 2 "$CORPUS" >"$TMP/scan.json" 2>/dev/null
-	"$KLEAKSCAN" --report --json -j 1 "$CORPUS" >"$TMP/r1.json" \
+	"$KLEAKSCAN" --json -j 2 $LOGS >"$TMP/scan.json" 2>/dev/null
+	"$KLEAKSCAN" --report --json -j 1 $LOGS >"$TMP/r1.json" \
 	    2>"$TMP/r1.err"
 	STATUS=$?
 	is_status 1 "corpus --report --json -j 1"
-	"$KLEAKSCAN" --report --json -j 2 "$CORPUS" >"$TMP/r2.json" 2>/dev/null
+	"$KLEAKSCAN" --report --json -j 2 $LOGS >"$TMP/r2.json" 2>/dev/null
 	findings=$(py "$TMP/scan.json" 'print(summ["findings"])')
 	is "$(py "$TMP/r1.json" 'print(sum(e["count"] for e in tpl),
 	    summ["findings"], summ["templates"] == len(tpl))')" \
@@ -160,12 +163,12 @@ print(any(re.search(r"ffffffff8x{7}", t) for t in s),
 print(len(c), c[0]["conversion"], c[0]["inputs"] >= 5)')" \
 	    "1 %pK with kptr_restrict=0 True" \
 	    "kallsyms dumps: one file template, %pK with kptr_restrict=0"
-	"$KLEAKSCAN" --report --json --top 3 "$CORPUS" >"$TMP/top.json"
+	"$KLEAKSCAN" --report --json --top 3 $LOGS >"$TMP/top.json"
 	is "$(py "$TMP/top.json" 'print(len(tpl), summ["templates"])')" \
 	    "3 $rows" "--top 3: three rows, the summary counts them all"
 
 	# text table
-	COLUMNS=72 "$KLEAKSCAN" --report -j 2 "$CORPUS" >"$TMP/t.txt" 2>/dev/null
+	COLUMNS=72 "$KLEAKSCAN" --report -j 2 $LOGS >"$TMP/t.txt" 2>/dev/null
 	ok "text: no line longer than COLUMNS=72" \
 	    awk 'length($0) > 72 { exit 1 }' "$TMP/t.txt"
 	like "$(head -1 "$TMP/t.txt")" \
@@ -178,12 +181,12 @@ print(len(c), c[0]["conversion"], c[0]["inputs"] >= 5)')" \
 	    "text: one table line per row"
 	ok "text: printable ASCII only" \
 	    sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/t.txt'"
-	"$KLEAKSCAN" --report "$CORPUS" >"$TMP/t80.txt" 2>/dev/null
+	"$KLEAKSCAN" --report $LOGS >"$TMP/t80.txt" 2>/dev/null
 	ok "text: 80 columns when not a terminal" \
 	    awk 'length($0) > 80 { exit 1 }' "$TMP/t80.txt"
 
 	# SARIF
-	"$KLEAKSCAN" --sarif -j 2 "$CORPUS" >"$TMP/r.sarif" 2>/dev/null
+	"$KLEAKSCAN" --sarif -j 2 $LOGS >"$TMP/r.sarif" 2>/dev/null
 	STATUS=$?
 	is_status 1 "--sarif on the corpus"
 	is "$(python3 - "$TMP/r.sarif" <<'EOF'
@@ -214,7 +217,7 @@ print(len([r for r in rs if r.get("level") == "error"]))' "$TMP/val.sarif")" \
 	fi
 
 	# baselines: half the corpus, then all of it
-	find "$CORPUS" -type f | sort >"$TMP/all.list"
+	find $LOGS -type f | sort >"$TMP/all.list"
 	n=$(wc -l <"$TMP/all.list")
 	head -n $((n / 2)) "$TMP/all.list" >"$TMP/a.list"
 	tail -n +$((n / 2 + 1)) "$TMP/all.list" >"$TMP/b.list"
@@ -250,13 +253,13 @@ EOF
 	is "$(py "$TMP/abs.json" 'print(summ["baselined"], summ["new"],
 	    " ".join(sorted(e["fingerprint"] for e in tpl if not e["baselined"])))')" \
 	    "$want" "--baseline from SARIF: the same"
-	"$KLEAKSCAN" --report --json "$CORPUS" --baseline "$TMP/r1.json" \
+	"$KLEAKSCAN" --report --json $LOGS --baseline "$TMP/r1.json" \
 	    >"$TMP/same.json" 2>/dev/null
 	STATUS=$?
 	is_status 0 "--baseline of the same corpus: nothing new"
 	is "$(py "$TMP/same.json" 'print(summ["new"], summ["baselined"])')" \
 	    "0 $rows" "... 0 new, every row baselined"
-	"$KLEAKSCAN" --sarif "$CORPUS" --baseline "$TMP/r1.json" \
+	"$KLEAKSCAN" --sarif $LOGS --baseline "$TMP/r1.json" \
 	    >"$TMP/same.sarif" 2>/dev/null
 	is "$(python3 -c '
 import json, sys

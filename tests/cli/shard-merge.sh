@@ -14,6 +14,9 @@
 
 set -f
 CORPUS=$TOPSRC/../shared/corpus
+# The logs of the corpus (its captured/ sysroots are systems, read with
+# --live-root by live.sh: device-tree and notes files are binary).
+LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
 if [ ! -d "$CORPUS/qemu" ]; then
 	echo "1..0 # SKIP the shared corpus is not at $CORPUS"
 	exit 0
@@ -32,10 +35,10 @@ run --merge --shard 1/2 "$TMP/none"
 is_status 2 "--merge with --shard is a usage error"
 
 # --- the shards partition the inputs: every input in exactly one
-"$K" -c -H "$CORPUS" | sed 's/:[0-9]*$//' | sort >"$TMP/all.names"
+"$K" -c -H $LOGS | sed 's/:[0-9]*$//' | sort >"$TMP/all.names"
 : >"$TMP/shard.names"
 for k in 1 2 3 4 5; do
-	"$K" -c -H --shard $k/5 "$CORPUS" | sed 's/:[0-9]*$//' \
+	"$K" -c -H --shard $k/5 $LOGS | sed 's/:[0-9]*$//' \
 	    >>"$TMP/shard.names"
 done
 n=$(wc -l <"$TMP/all.names")
@@ -43,24 +46,24 @@ ok "the corpus has inputs ($n)" test "$n" -gt 100
 sort "$TMP/shard.names" >"$TMP/shard.sorted"
 is "$(cmp "$TMP/all.names" "$TMP/shard.sorted" && echo same)" same \
     "5 shards list every input exactly once"
-"$K" -c -H --shard 2/5 "$CORPUS" | sed 's/:[0-9]*$//' >"$TMP/s2a"
-"$K" -c -H --shard 2/5 "$CORPUS" | sed 's/:[0-9]*$//' >"$TMP/s2b"
+"$K" -c -H --shard 2/5 $LOGS | sed 's/:[0-9]*$//' >"$TMP/s2a"
+"$K" -c -H --shard 2/5 $LOGS | sed 's/:[0-9]*$//' >"$TMP/s2b"
 is "$(cmp "$TMP/s2a" "$TMP/s2b" && echo same)" same \
     "a shard is the same inputs every time"
 biggest=$(for k in 1 2 3 4 5; do
-	"$K" -c -H --shard $k/5 "$CORPUS" | wc -l
+	"$K" -c -H --shard $k/5 $LOGS | wc -l
 done | sort -n | tail -1)
 ok "no shard holds most inputs ($biggest of $n)" test "$biggest" -lt $((n / 2))
 
 # --- the single run, and its shards
-"$K" $R "$CORPUS" >"$TMP/single.json"
+"$K" $R $LOGS >"$TMP/single.json"
 status=$?
 is "$status" 1 "one run over the corpus finds leaks (exit 1)"
 for k in 1 2 3; do
-	"$K" $R --shard $k/3 "$CORPUS" >"$TMP/s$k.json"
+	"$K" $R --shard $k/3 $LOGS >"$TMP/s$k.json"
 done
-"$K" -j1 $R --shard 1/3 "$CORPUS" >"$TMP/j1s1.json"
-"$K" -j2 $R --shard 2/3 "$CORPUS" >"$TMP/j2s2.json"
+"$K" -j1 $R --shard 1/3 $LOGS >"$TMP/j1s1.json"
+"$K" -j2 $R --shard 2/3 $LOGS >"$TMP/j2s2.json"
 
 # same FILE DESC ARGS...: --merge ARGS prints the single run's bytes.
 same() {
@@ -134,8 +137,8 @@ done
 # --- GNU parallel: the README's recipe with local jobs
 if command -v parallel >/dev/null 2>&1; then
 	seq 4 | parallel -S : -j2 --halt never "$K" --report --json \
-	    --shard '{}/4' "$CORPUS" >"$TMP/parallel.json" 2>"$TMP/parallel.err"
-	"$K" $R "$CORPUS" >"$TMP/single4.json"
+	    --shard '{}/4' $LOGS >"$TMP/parallel.json" 2>"$TMP/parallel.err"
+	"$K" $R $LOGS >"$TMP/single4.json"
 	"$K" --merge - <"$TMP/parallel.json" >"$TMP/pmerged.json"
 	is "$?" 1 "the merge of GNU parallel's shards exits 1 (leaks)"
 	is "$(cmp "$TMP/single4.json" "$TMP/pmerged.json" && echo same)" \
@@ -183,10 +186,10 @@ bad "a shard given twice" "s1.json: shard 1/3 is in another report" \
     "$TMP/s1.json" "$TMP/s2.json" "$TMP/s3.json" "$TMP/s1.json"
 bad "a shard with the whole run" "single.json: holds all of a listing" \
     "$TMP/s1.json" "$TMP/single.json"
-"$K" $R --shard 1/2 "$CORPUS" >"$TMP/h1.json"
+"$K" $R --shard 1/2 $LOGS >"$TMP/h1.json"
 bad "shards of different N" "made with --shard K/2, another with --shard K/3" \
     "$TMP/s2.json" "$TMP/h1.json"
-"$K" $R --physical --shard 2/3 "$CORPUS" >"$TMP/phys.json"
+"$K" $R --physical --shard 2/3 $LOGS >"$TMP/phys.json"
 bad "reports made with other options" "phys.json: made with other options" \
     "$TMP/s1.json" "$TMP/phys.json" "$TMP/s3.json"
 sed 's/"version":"[^"]*"/"version":"0.0.0-other"/' "$TMP/s2.json" \
