@@ -514,20 +514,22 @@ frame64(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 /*
  * The VMSPLIT of an arm kernel from a frame "[<817b2528>] (dump_backtrace)
  * from": a built-in function (no " [module]" after its name) lies in the
- * kernel image, which starts at PAGE_OFFSET + TEXT_OFFSET.  Below the
- * default 0xc0000000, the image's first 128 MiB say which of the splits
- * (VMSPLIT_3G_OPT 0xb0000000, 2G 0x80000000, 1G 0x40000000,
- * arch/arm/Kconfig) the kernel has; modules sit below PAGE_OFFSET.
+ * kernel image, which starts at PAGE_OFFSET + TEXT_OFFSET.  The image's
+ * first 128 MiB above one of the splits (VMSPLIT_3G 0xc0000000, 3G_OPT
+ * 0xb0000000, 2G 0x80000000, 1G 0x40000000, arch/arm/Kconfig) say which
+ * the kernel has; modules sit below PAGE_OFFSET, so a module frame says
+ * nothing.  Until a frame says so, an arm segment is not certain (see
+ * kl_detect_resolve()): syzbot's Versatile Express kernels are 2G ones.
  */
 static void
 arm_split(struct kl_detect *st, uint64_t v, const uint8_t *p, const uint8_t *e)
 {
-	static const uint64_t split[] = {
-	    U64(0xb0000000), U64(0x80000000), U64(0x40000000)};
+	static const uint64_t split[] = {U64(0xc0000000), U64(0xb0000000),
+	    U64(0x80000000), U64(0x40000000)};
 	const uint8_t *q;
 	size_t i;
 
-	if (st->page_offset != 0 || v >= U64(0xc0000000) ||
+	if (st->page_offset != 0 ||
 	    (q = memchr(p, ')', (size_t)(e - p))) == NULL || q == p ||
 	    memchr(p, '[', (size_t)(q - p)) != NULL ||
 	    memchr(p, ' ', (size_t)(q - p)) != NULL)
@@ -627,12 +629,21 @@ ra_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 static void
 pc_is_at(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
+	const uint8_t *q;
+
 	if (SW(p, e, "[<") && reg_width(p + 2, e) == 64) {
 		kl_detect_family(st, KL_FAM_ARM64);
 		if (st->family == KL_FAM_ARM64)
 			kl_detect_bits(st, 64, 1);
-	} else
-		kl_detect_weak(st, KL_ARCH_ARM, 1);
+		return;
+	}
+	kl_detect_weak(st, KL_ARCH_ARM, 1);
+	/* "PC is at jffs2_parse_param+0xa8/0x18c": the pc is in the image. */
+	st->flags &= ~(unsigned)KL_DF_PC_BUILTIN;
+	if (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    *p == '_') && (q = FIND(p, e, "+0x")) != NULL &&
+	    FIND(q, e, "/0x") != NULL && FIND(q, e, " [") == NULL)
+		st->flags |= KL_DF_PC_BUILTIN;
 }
 
 /* "epc :" (riscv, one space or none) or "epc   :" (mips, three). */
@@ -660,6 +671,8 @@ epc_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 static void
 arm_pc(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
+	static const uint8_t pc_name[] = "x)";	/* a built-in's "(name)" */
+	uint64_t v;
 	int w;
 
 	p = skip_sp(p, e);
@@ -669,8 +682,15 @@ arm_pc(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	}
 	if ((w = reg_width(p + 2, e)) == 64)
 		kl_detect_family(st, KL_FAM_ARM64);
-	else if (w == 32)
+	else if (w == 32) {
 		kl_detect_family(st, KL_FAM_ARM);
+		/* The pc the "PC is at" line before placed in the image. */
+		if (st->family == KL_FAM_ARM &&
+		    (st->flags & KL_DF_PC_BUILTIN) &&
+		    hexrun(p + 2, e, &v) == 8)
+			arm_split(st, v, pc_name, pc_name + 2);
+	}
+	st->flags &= ~(unsigned)KL_DF_PC_BUILTIN;
 }
 
 /* arm/arm64 "sp : ffffffc01400bc40" (arm: 8 digits, then "ip :"). */

@@ -287,8 +287,9 @@ kl_detect_resolve(struct kl_detect *st)
 		certain = st->kver != 0 && (st->flags & KL_DF_VA);
 		break;
 	case KL_FAM_ARM:
+		/* The split waits for a built-in frame (arm_split()). */
 		a = KL_ARCH_ARM;
-		certain = 1;
+		certain = st->page_offset != 0;
 		break;
 	case KL_FAM_PPC:
 		if (st->bits == 32) {

@@ -214,11 +214,25 @@ kl_kaslr_init(struct kl_kaslr *k, enum kl_arch_id arch,
 	kl_kaslr_set_map(k, map);
 }
 
-/* The architecture became known (after init, with --arch auto). */
+/*
+ * The architecture became known (after init, with --arch auto).  A text
+ * base the kernel printed before (a layout banner read while the arch
+ * was undecided) votes now, against the profile's link-time base.
+ */
 void
 kl_kaslr_set_arch(struct kl_kaslr *k, enum kl_arch_id arch)
 {
+	const struct kl_arch *a;
+	uint64_t v = k->exact[KL_REGION_TEXT];
+	int late;
+
+	late = k->arch == KL_ARCH_AUTO && arch != KL_ARCH_AUTO &&
+	    (k->has_exact & (1u << KL_REGION_TEXT)) &&
+	    (k->map == NULL || kl_sym_text(k->map) == 0);
 	k->arch = arch;
+	if (late && (a = kl_arch_get(arch)) != NULL && a->text_base != 0 &&
+	    v >= a->text_base)
+		(void)kl_kaslr_vote(k, v - a->text_base);
 }
 
 /* The symbol map to use from now on (NULL for none). */
@@ -589,6 +603,19 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 	v->nev = k->nev;
 	v->nev_total = k->nev_total;
 	memcpy(v->ev, k->ev, k->nev * sizeof(k->ev[0]));
+	/*
+	 * In line order: a line's own evidence comes as it is read, the
+	 * values of its findings when the segment's architecture is
+	 * decided, which may be lines later.
+	 */
+	for (i = 1; i < v->nev; i++) {
+		struct kl_evidence e = v->ev[i];
+		size_t j;
+
+		for (j = i; j > 0 && v->ev[j - 1].line > e.line; j--)
+			v->ev[j] = v->ev[j - 1];
+		v->ev[j] = e;
+	}
 	if (kl_kaslr_slide(k, &s)) {
 		v->has_slide = 1;
 		v->slide = s;

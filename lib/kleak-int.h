@@ -166,6 +166,7 @@ int	 kl_mime_begin_now(struct kl_mime *);
 #define KL_DF_PPC_E	0x08	/* book3e hint: die line without MMU=, e5500 */
 #define KL_DF_DIRTY	0x10	/* evidence changed since the last resolve */
 #define KL_DF_FR_LOONG	0x20	/* a symbolised frame at 0x9000000000000000+ */
+#define KL_DF_PC_BUILTIN 0x40	/* "PC is at sym+0x1/0x2", no [module] */
 void	 kl_detect_score(struct kl_detect *, enum kl_arch_id, unsigned);
 void	 kl_detect_weak(struct kl_detect *, enum kl_arch_id, unsigned);
 void	 kl_detect_family(struct kl_detect *, int);
@@ -198,6 +199,9 @@ enum kl_ck {
 	KL_CK_ROW,	/* the address of a hex dump row */
 	KL_CK_HASH,	/* a label that says hash, digest or id */
 	KL_CK_PHYS,	/* a label that says physical: no context */
+	KL_CK_KSYM,	/* the address of a kallsyms or System.map line */
+	KL_CK_BANNER,	/* a bound of a "Virtual kernel memory layout" row */
+	KL_CK_PTE,	/* a page-table entry or base: physical */
 };
 
 /* The context found around one token. */
@@ -206,6 +210,11 @@ struct kl_cinfo {
 	int		 sym;		/* a "sym+0xoff/0xsize" follows */
 	int		 module;	/* ... with a "[module]", or BPF */
 	int		 valid;		/* the context bytes can be looked at */
+	/* a kernel stack range: "Stack: (A to B)", "Task stack: [A..B]" */
+	int		 range;
+	/* the line says kernel mode: "RIP: 0010:", an arm psr in SVC */
+	int		 kmode;
+	enum kl_region	 bregion;	/* KL_CK_BANNER: the row's region */
 };
 void	 kl_label_context(const struct kl_ctx *, struct kl_cinfo *);
 

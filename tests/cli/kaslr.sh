@@ -212,7 +212,7 @@ if [ -d "$CORPUS/syzkaller" ]; then
 	"$KLEAKSCAN" --json --system-map "$TMP/arm.map" \
 	    "$CORPUS/syzkaller/report/551" >"$TMP/reg.json"
 	is "$(boots "$TMP/reg.json")" \
-	    "0 1-73 0x0 0x80008000 None arm.map text,kernel register@18,register@18,value@22" \
+	    "0 1-73 0x0 0x80008000 None arm.map text,direct-map,kernel register@18,register@18,value@18,value@19,value@20" \
 	    "arm: PC is at / LR is at and pc : [<..>] lr : [<..>] give slide 0"
 	printf '%s\n' 'ffffffdfffe00000 T _text' \
 	    'ffffffdfffe8c6f0 T schedule_tail' >"$TMP/rv.map"
@@ -232,7 +232,7 @@ if [ -d "$CORPUS/syzkaller" ]; then
 	"$KLEAKSCAN" --json --system-map "$TMP/x.map" \
 	    "$CORPUS/syzkaller/guilty/15" >"$TMP/reg.json"
 	is "$(boots "$TMP/reg.json" | cut -d' ' -f3,4,8)" \
-	    "0x200000 0xffffffff81200000 register@9,value@4" \
+	    "0x200000 0xffffffff81200000 value@4,register@9" \
 	    "x86: RIP: 0010:[<..>]  [<..>] next_group+0x5a/0x2e0 is a register"
 else
 	skip "register dumps" "no $CORPUS/syzkaller"

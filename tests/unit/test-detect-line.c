@@ -107,7 +107,7 @@ t_report_rules(void **state)
 	kl_detect_init(&st);
 	line(&st, "[<c0108f1c>] (unwind_backtrace) from [<c010b8a8>] "
 	    "(show_stack+0x10/0x14)");
-	assert_true(st.page_offset == 0);
+	assert_true(st.page_offset == U64(0xc0000000));
 	/* Report headers, past quotes and timestamps. */
 	assert_true(report("> [  1.0] BUG: KASAN: "
 	    "use-after-free in foo"));

@@ -385,18 +385,39 @@ t_arm(void **state)
 	struct kl_detect st;
 
 	(void)state;
-	/* syzkaller/report/238 */
+	/*
+	 * syzkaller/report/238.  The family is certain at once, the arm
+	 * profile only once a built-in frame (or a symbolised pc) placed
+	 * the image, which tells the VMSPLIT.
+	 */
 	kl_detect_init(&st);
 	line(&st, "Internal error: Oops: 8000000d [#1] SMP ARM");
+	expect(&st, KL_ARCH_ARM, 0);
+	assert_int_equal(st.family, KL_FAM_ARM);
+	kl_detect_finish(&st);
 	expect(&st, KL_ARCH_ARM, 1);
+	assert_true(st.page_offset == 0);	/* the default split */
 	kl_detect_init(&st);
 	line(&st, "PC is at 0x80b0f484");
 	expect(&st, KL_ARCH_ARM, 0);
 	line(&st, "pc : [<80b0f484>]    lr : [<801a7168>]    psr: 200f0013");
+	expect(&st, KL_ARCH_ARM, 0);
+	/* syzkaller/report/551: a symbolised pc is in the image. */
+	kl_detect_init(&st);
+	line(&st, "PC is at jffs2_parse_param+0xa8/0x18c");
+	line(&st, "LR is at jffs2_parse_param+0x98/0x18c");
+	line(&st, "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: 40000013");
 	expect(&st, KL_ARCH_ARM, 1);
+	assert_true(st.page_offset == U64(0x80000000));
+	/* ...but not a module's. */
+	kl_detect_init(&st);
+	line(&st, "PC is at foo+0x8/0x20 [mymod]");
+	line(&st, "pc : [<7f012008>]    lr : [<c01a7168>]    psr: 40000013");
+	expect(&st, KL_ARCH_ARM, 0);
+	assert_true(st.page_offset == 0);
 	kl_detect_init(&st);
 	line(&st, "sp : 9a917f68  ip : 9a8e8040  fp : 00000005");
-	expect(&st, KL_ARCH_ARM, 1);
+	expect(&st, KL_ARCH_ARM, 0);
 	/* syzkaller/report/589 */
 	kl_detect_init(&st);
 	line(&st, "Hardware name: ARM-Versatile Express");
@@ -405,11 +426,19 @@ t_arm(void **state)
 	line(&st, "[<82715620>] (dump_backtrace) from [<82715894>] "
 	    "(show_stack+0x18/0x1c)");
 	expect(&st, KL_ARCH_ARM, 1);
+	assert_true(st.page_offset == U64(0x80000000));
+	/* A default 3G kernel's frame confirms the default. */
+	kl_detect_init(&st);
+	line(&st, "[<c0108f1c>] (unwind_backtrace) from [<c010b8a8>] "
+	    "(show_stack+0x10/0x14)");
+	expect(&st, KL_ARCH_ARM, 1);
+	assert_true(st.page_offset == U64(0xc0000000));
 	/* boot/tf201log__dmesg.txt, with its raw prefix left on. */
 	kl_detect_init(&st);
 	line(&st, "<4>[    0.000000] CPU: ARMv7 Processor [412fc099] revision 9 "
 	    "(ARMv7), cr=10c5387f");
-	expect(&st, KL_ARCH_ARM, 1);
+	expect(&st, KL_ARCH_ARM, 0);
+	assert_int_equal(st.family, KL_FAM_ARM);
 	/* boot/anyka-cams__dmesg.txt style short id: weak, arm first. */
 	kl_detect_init(&st);
 	line(&st, "Booting Linux on physical CPU 0x0");

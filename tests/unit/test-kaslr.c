@@ -531,8 +531,13 @@ t_bases(void **state)
 	    1u << KL_REGION_MODULES | 1u << KL_REGION_DIRECT_MAP |
 	    1u << KL_REGION_VMALLOC | 1u << KL_REGION_KERNEL);
 	assert_int_equal(v.nev, 5);
-	assert_int_equal(v.ev[3].line, 46);
-	assert_string_equal(kl_evidence_name(v.ev[3].kind), "layout-dump");
+	/* In line order; the value of line 42 after its layout line. */
+	assert_int_equal(v.ev[0].line, 42);
+	assert_string_equal(kl_evidence_name(v.ev[0].kind), "layout-dump");
+	assert_int_equal(v.ev[1].line, 42);
+	assert_string_equal(kl_evidence_name(v.ev[1].kind), "value");
+	assert_int_equal(v.ev[4].line, 46);
+	assert_string_equal(kl_evidence_name(v.ev[4].kind), "layout-dump");
 	/* A lower section start after a higher one takes its vote back. */
 	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
 	kl_kaslr_base(&k, 1, KL_EV_LAYOUT_DUMP, KL_REGION_TEXT,
