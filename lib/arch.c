@@ -99,11 +99,13 @@
  * x86_64 above the KASLR memory window: identical in 4- and 5-level
  * paging (mm.rst, "Identical layout ... from here on").
  */
-#define X86_64_UPPER_ROWS \
+#define X86_64_UPPER_ROWS X86_64_UPPER_A, X86_64_UPPER_B
+#define X86_64_UPPER_A \
 	{ U64(0xfffffe0000000000), U64(0xfffffe7fffffffff), R_CEA, S_LO, 0, \
 	  "cpu_entry_area mapping", DOC_X86 }, \
 	{ U64(0xffffff0000000000), U64(0xffffff7fffffffff), R_ESPF, S_LO, 0, \
-	  "%esp fixup stacks (ESPFIX)", DOC_X86 }, \
+	  "%esp fixup stacks (ESPFIX)", DOC_X86 }
+#define X86_64_UPPER_B \
 	{ U64(0xffffffef00000000), U64(0xfffffffeffffffff), R_EFI, S_LO, 0, \
 	  "EFI runtime services mapping", DOC_X86 }, \
 	{ U64(0xffffffff80000000), U64(0xffffffffbfffffff), R_TEXT, S_HI, \
@@ -184,9 +186,13 @@ static const struct kl_arch_region x86_64_l5_rows[] = {
  * arm64 linear map starts) and the arm64 48-bit linear map.  The ppc64
  * (c000...), mips64 and loongarch64 (8000.../9000...) windows are left out
  * on purpose: each covers a sixteenth or more of the 64-bit space, and
- * random 64-bit data (hashes, checksums, canaries) would hit them.  Each
- * hit reports the profile its row comes from; that is decided by address
- * (union_arch()).
+ * random 64-bit data (hashes, checksums, canaries) would hit them.  The
+ * unused x86_64 hole [ffffff8000000000, ffffffef00000000) holds the
+ * arm64 39-bit kernel (Android and older distribution kernels: linear
+ * map, then modules and vmalloc with the KASLR image) and the riscv64
+ * sv39 vmalloc and linear map: a value there is a kernel address on
+ * those machines and on no x86_64.  Each hit reports the profile its row
+ * comes from; that is decided by address (union_arch()).
  */
 static const struct kl_arch_region union_rows[] = {
 	X86_64_L5_LOWER_ROWS,
@@ -196,7 +202,13 @@ static const struct kl_arch_region union_rows[] = {
 	{ U64(0xffff000000000000), U64(0xffff7fffffffffff), R_DMAP, S_MED, 0,
 	  "arm64 48-bit kernel logical memory map (linear map)", DOC_ARM64 },
 	X86_64_L4_LOWER_ROWS,
-	X86_64_UPPER_ROWS,
+	X86_64_UPPER_A,
+	{ U64(0xffffff8000000000), U64(0xffffffbfffffffff), R_DMAP, S_MED, 0,
+	  "arm64 39-bit kernel logical memory map (linear map)", DOC_ARM64 },
+	{ U64(0xffffffc000000000), U64(0xffffffeeffffffff), R_VMAL, S_HI,
+	  F_SH, "arm64 39-bit modules and vmalloc with the KASLR image; "
+	  "riscv64 sv39 vmalloc and linear map", DOC_ARM64 },
+	X86_64_UPPER_B,
 };
 
 /*
@@ -858,6 +870,8 @@ union_arch(uint64_t v)
 		return (KL_ARCH_X86_64_L5);
 	if (v < U64(0xffff800000000000))
 		return (KL_ARCH_ARM64);
+	if (v >= U64(0xffffff8000000000) && v < U64(0xffffffef00000000))
+		return (KL_ARCH_ARM64_39);
 	return (KL_ARCH_X86_64);
 }
 

@@ -70,7 +70,7 @@
 static const char *const ck_rule[] = {
 	"value", "register", "stack-pointer", "pc", "frame", "percpu",
 	"struct-page", "fault-address", "object-address", "dump-row",
-	"hash", "value",
+	"hash", "value", "kallsyms", "layout", "page-table",
 };
 
 /* Severity of a region. */
@@ -108,6 +108,7 @@ static const char *const sup_names[KL_SUP_COUNT] = {
 	[KL_SUP_HEXDUMP] = "hexdump",
 	[KL_SUP_HASH] = "hash",
 	[KL_SUP_CONTEXT_ONLY] = "context-only",
+	[KL_SUP_PTE] = "page-table",
 };
 
 /* The x86_64 order of the randomised regions (arch/x86/mm/kaslr.c). */
@@ -382,6 +383,7 @@ agrees(enum kl_ck k, enum kl_region r, unsigned width)
 		    r == KL_REGION_TEXT || r == KL_REGION_KERNEL);
 	case KL_CK_PC:
 	case KL_CK_FRAME:
+	case KL_CK_KSYM:
 		return (r == KL_REGION_TEXT || r == KL_REGION_MODULES ||
 		    r == KL_REGION_KERNEL);
 	case KL_CK_PERCPU:
@@ -493,6 +495,82 @@ context_region(const struct kl_anchors *a, const struct kl_region_hit *h,
 }
 
 /*
+ * Context before ranges: the region a line's own words give a value that
+ * no layout row holds (the architecture or its layout is unknown, or
+ * wrong), or NONE.  Only contexts the kernel prints for kernel addresses
+ * alone decide:
+ *   frame, pc      with a symbol after the value ("[<X>] sym+0x1/0x2",
+ *                  arm's "[<X>] (sym) from", "NIP [X] sym+..", "ra : X
+ *                  sym+.."): text, or modules for "[mod]" and BPF;
+ *   kallsyms       "X T sym" lines of /proc/kallsyms and System.map
+ *                  (text, data, bss and rodata types): text, or modules;
+ *   layout         a bound in the kernel half of a row of the boot's
+ *                  "Virtual kernel memory layout:" banner: the region the
+ *                  row names (label.c, banner_rows[]);
+ *   frame          without a symbol, a value in the kernel half: a
+ *                  64-bit value with its top bit set, or a 32-bit one at
+ *                  or above 0x40000000 (the lowest PAGE_OFFSET, VMSPLIT_1G);
+ *   pc, stack      a stack range ("Stack: (A to B)", "Exception stack(A
+ *                  to B)", "Task stack: [A..B]"), or a register of a line
+ *                  that says kernel mode (x86 "RIP: 0010:", i386 "EIP:
+ *                  0060:", an arm psr not in USR mode), or a value that
+ *                  only a kernel has: 64-bit top bit set, 32-bit at or
+ *                  above 0xc0000000 (above every split's user space): a
+ *                  pc is kernel, a stack vmalloc on 64-bit machines
+ *                  (VMAP_STACK) and the direct map (lowmem) on 32-bit;
+ * Register, fault and object labels never decide alone: such values are
+ * user addresses as often as kernel ones.  *sev gets the severity.
+ */
+static enum kl_region
+context_first(const struct kl_cinfo *ci, uint64_t v, unsigned width,
+    enum kl_severity *sev)
+{
+	int top, kernel_half;
+
+	/*
+	 * A 64-bit value with its top half clear is a hashed %p or a
+	 * number wherever a profile does not say otherwise (s390x is
+	 * context-only and decided before this).
+	 */
+	if (width == 64 && (v >> 32) == 0)
+		return (KL_REGION_NONE);
+	top = width == 64 ? (v >> 63) != 0 : v >= UINT64_C(0xc0000000);
+	kernel_half = width == 64 ? (v >> 63) != 0 : v >= UINT64_C(0x40000000);
+	*sev = KL_SEV_HIGH;
+	switch (ci->kind) {
+	case KL_CK_KSYM:
+		if (width == 64 ? (v >> 32) == 0 : v < UINT64_C(0x10000000))
+			return (KL_REGION_NONE);	/* per-CPU offsets */
+		return (ci->module ? KL_REGION_MODULES : KL_REGION_TEXT);
+	case KL_CK_BANNER:
+		*sev = region_sev[ci->bregion];
+		return (kernel_half ? ci->bregion : KL_REGION_NONE);
+	case KL_CK_FRAME:
+	case KL_CK_PC:
+		if (ci->sym)
+			return (
+			    ci->module ? KL_REGION_MODULES : KL_REGION_TEXT);
+		if ((ci->kind == KL_CK_FRAME && kernel_half) || ci->kmode ||
+		    top)
+			return (KL_REGION_KERNEL);
+		return (KL_REGION_NONE);
+	case KL_CK_STACK:
+		/*
+		 * Vmapped on 64-bit machines (VMAP_STACK, the default of
+		 * x86_64, arm64, ppc64, riscv64, s390x), lowmem on 32-bit.
+		 */
+		*sev = KL_SEV_MEDIUM;
+		if ((ci->range && v >= UINT64_C(0x10000000)) || ci->kmode ||
+		    top)
+			return (width == 64 ? KL_REGION_VMALLOC :
+			    KL_REGION_DIRECT_MAP);
+		return (KL_REGION_NONE);
+	default:
+		return (KL_REGION_NONE);
+	}
+}
+
+/*
  * Fill out for a suppressed token.  The confidence is that of the
  * suppression: high for a reason taken from the value, medium for one
  * taken from the shape around it, low when the arch cannot tell.
@@ -550,6 +628,11 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 	kl_label_context(c, &ci);
 	code = ci.kind == KL_CK_PC || ci.kind == KL_CK_FRAME ||
 	    ci.kind == KL_CK_STACK;
+	/* A page-table entry holds a physical frame, whatever its value. */
+	if (ci.kind == KL_CK_PTE) {
+		suppress(out, KL_SUP_PTE, arch);
+		return;
+	}
 
 	/* 1. Look-alikes, before the region. */
 	/*
@@ -558,6 +641,12 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 	 */
 	why = kl_lookalike_value(v, width, raw_printed(ci.kind) ||
 	    (ctxonly && code) || arch == KL_ARCH_S390X);
+	/*
+	 * A kallsyms line names what sits there: ppc64's _stext at
+	 * c000000000000000 is an address, not PAGE_MASK.
+	 */
+	if (why == KL_SUP_MASK && ci.kind == KL_CK_KSYM)
+		why = KL_SUP_NONE;
 	if (why == KL_SUP_NONE && ci.valid)
 		why = kl_lookalike_shape(c, ci.kind);
 	if (why != KL_SUP_NONE) {
@@ -568,7 +657,8 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 	/* 2. The region, from the layout. */
 	kl_arch_lookup(l, v, &h);
 	if (h.region == KL_REGION_NONE) {
-		if (h.reason == KL_SUP_CONTEXT_ONLY && code) {
+		if (h.reason == KL_SUP_CONTEXT_ONLY &&
+		    (code || ci.kind == KL_CK_KSYM)) {
 			/* s390x, sparc64: only the context says kernel. */
 			out->region = KL_REGION_KERNEL;
 			out->severity = region_sev[KL_REGION_KERNEL];
@@ -577,6 +667,19 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 			out->arch = h.arch;
 			out->rule = ck_rule[ci.kind];
 			out->flags = ci.kind == KL_CK_STACK ? KL_V_STACK : 0;
+			return;
+		}
+		/* 2b. Context before ranges (context_first()). */
+		if (h.reason != KL_SUP_VSYSCALL && ci.valid &&
+		    (r = context_first(&ci, v, width, &out->severity)) !=
+		    KL_REGION_NONE) {
+			out->region = r;
+			out->confidence = KL_CONF_LOW;
+			out->suppressed = KL_SUP_NONE;
+			out->arch = arch;
+			out->rule = ck_rule[ci.kind];
+			out->flags = KL_V_CONTEXT |
+			    (ci.kind == KL_CK_STACK ? KL_V_STACK : 0);
 			return;
 		}
 		suppress(out,

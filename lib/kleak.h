@@ -93,6 +93,8 @@ enum kl_suppress {
 	KL_SUP_CONTEXT_ONLY,
 	/* a link-time layout constant (Kernel Offset:) */
 	KL_SUP_CONSTANT,
+	/* a page-table entry or base (*pgd=, PGD, Table:): physical */
+	KL_SUP_PTE,
 	KL_SUP_COUNT
 };
 
@@ -210,6 +212,7 @@ struct kl_verdict {
 };
 #define KL_V_STACK	0x1	/* context says: a stack pointer */
 #define KL_V_ANCHOR	0x2	/* usable as an anchor for its region */
+#define KL_V_CONTEXT	0x4	/* the context alone decided: no range */
 
 /* A detection state for --arch auto, one per boot segment. */
 struct kl_detect {

@@ -437,6 +437,40 @@ s390_psw_addr(const struct kl_ctx *c, size_t p)
 }
 
 /*
+ * Is the token a page-table entry or a page-table base, which hold
+ * physical frames: show_pte()'s "*pgd=9671f835, *pte=00000000" (arm),
+ * "pgd=0800000106a37003, p4d=..." (arm64), x86's "PGD 1a201067 P4D
+ * 1a201067 PUD ...", arm's "Table: 89b9006a" (TTBR0)?  "pgd = c0004000"
+ * with spaces is arm's mm->pgd, a virtual address, and not one.
+ */
+static int
+pte_entry(const struct kl_ctx *c)
+{
+	static const char *const words[] = {
+	    "pgd", "p4d", "pud", "pmd", "pte", "ppte", "PGD", "P4D", "PUD",
+	    "PMD", "PTE",
+	};
+	const uint8_t *m = c->msg;
+	size_t p = c->tok - (c->prefix ? 2 : 0), q, i, n;
+
+	if (p >= 7 && kl_lit_at(m, p, p - 7, KL_LIT("Table: ")))
+		return (1);
+	if (p < 4 || (m[p - 1] != '=' && m[p - 1] != ' '))
+		return (0);
+	q = p - 1;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		n = strlen(words[i]);
+		if (q < n || memcmp(m + q - n, words[i], n) != 0 ||
+		    (q > n && kl_iswordch(m[q - n - 1])))
+			continue;
+		/* Lower case takes '=', upper case (x86) a space. */
+		if ((m[p - 1] == '=') == (words[i][0] >= 'a'))
+			return (1);
+	}
+	return (0);
+}
+
+/*
  * The label of the token.  A token with none may be the end of a range
  * (range_start()), which takes the label of its start, or a later column
  * of a register row ("GPR08: c000000002bac020 6b6b6b6b6b6b6b6b ...", mips
@@ -473,6 +507,37 @@ find_label(const struct kl_ctx *c)
 }
 
 /*
+ * The end of arm's "[<c01abcde>] (sym) from [<...>]" at m[i], after the
+ * name: %ps prints the bare name (or "name [mod]") in the parentheses,
+ * which close before " from" or the line's end.  A value %ps could not
+ * name prints as "(0xe0236b93)" and is no symbol (the caller checks).
+ */
+static void
+arm_sym(const uint8_t *m, size_t len, size_t i, struct kl_cinfo *ci)
+{
+	size_t s;
+	int mod = 0;
+
+	if (kl_lit_at(m, len, i, KL_LIT(" ["))) {
+		s = i += 2;
+		while (i < len && i - s < SYM_SCAN &&
+		    (kl_iswordch(m[i]) || m[i] == '-'))
+			i++;
+		if (i == s || i >= len || m[i] != ']')
+			return;
+		i++;
+		mod = 1;
+	}
+	if (i >= len || m[i] != ')')
+		return;
+	i++;
+	if (i < len && m[i] != '\r' && !kl_lit_at(m, len, i, KL_LIT(" from")))
+		return;
+	ci->sym = 1;
+	ci->module = mod;
+}
+
+/*
  * Is a "sym+0xoff/0xsize" at m[i] (after "]", ">", spaces, "? " and "(")?
  * Sets ci->sym, and ci->module when " [module]" follows, as in
  * "func+0x1a/0x30 [mod]", or when the symbol is a BPF JIT image
@@ -498,6 +563,13 @@ sym_after(const uint8_t *m, size_t len, size_t i, struct kl_cinfo *ci)
 	while (i < len && i - s < SYM_SCAN &&
 	    (kl_iswordch(m[i]) || m[i] == '.' || m[i] == '$'))
 		i++;
+	if (i > s && s > 0 && m[s - 1] == '(' && (m[s] < '0' || m[s] > '9')) {
+		arm_sym(m, len, i, ci);
+		if (ci->sym) {
+			ci->module |= bpf;
+			return;
+		}
+	}
 	if (i == s || !kl_lit_at(m, len, i, KL_LIT("+0x")))
 		return;
 	i += 3;
@@ -523,6 +595,51 @@ sym_after(const uint8_t *m, size_t len, size_t i, struct kl_cinfo *ci)
 		if (i > s && i < len && (m[i] == ']' || m[i] == ' '))
 			ci->module = 1;
 	}
+}
+
+/*
+ * A kallsyms or System.map line "ffffffff81000000 T _text" (or with a
+ * "\t[module]"): the token starts the message (or follows blanks), then
+ * one space, a type letter of the image's sections (text, data, bss,
+ * rodata, weak: not absolute, undefined or debugging symbols) and a
+ * space, then a symbol name.  Sets ci->sym, and ci->module for a module
+ * symbol.
+ */
+static int
+ksym_line(const struct kl_ctx *c, size_t s, size_t e, struct kl_cinfo *ci)
+{
+	const uint8_t *m = c->msg;
+	size_t i, n;
+
+	for (i = 0; i < s; i++)
+		if (m[i] != ' ' && m[i] != '\t')
+			return (0);
+	if ((s == 0 && !c->msg_head) || e + 4 > c->len || m[e] != ' ' ||
+	    m[e + 2] != ' ' || strchr("TtDdBbRrWwVv", m[e + 1]) == NULL ||
+	    m[e + 1] == '\0')
+		return (0);
+	i = e + 3;
+	n = i;
+	if (i >= c->len || !(kl_iswordch(m[i]) || m[i] == '.' || m[i] == '$') ||
+	    (m[i] >= '0' && m[i] <= '9'))
+		return (0);
+	while (i < c->len && i - n < SYM_SCAN &&
+	    (kl_iswordch(m[i]) || m[i] == '.' || m[i] == '$'))
+		i++;
+	if (i < c->len && m[i] == '\r')
+		i++;
+	if (i < c->len) {
+		if (m[i] != '\t' && m[i] != ' ')
+			return (0);
+		while (i < c->len && (m[i] == '\t' || m[i] == ' '))
+			i++;
+		if (i < c->len && m[i] == '[')
+			ci->module = 1;
+		else if (i < c->len && m[i] != '\r')
+			return (0);
+	}
+	ci->sym = 1;
+	return (1);
 }
 
 /*
@@ -556,12 +673,168 @@ find_shape(const struct kl_ctx *c, struct kl_cinfo *ci)
 		if (ci->sym)
 			return (KL_CK_FRAME);
 	}
+	if (ksym_line(c, s, e, ci))
+		return (KL_CK_KSYM);
 	if (e + 7 <= c->len && m[e] == ':' && m[e + 1] == ' ' &&
 	    kl_hex_all(m + e + 2, 2) && m[e + 4] == ' ' &&
 	    kl_hex_all(m + e + 5, 2) &&
 	    (e + 7 == c->len || !kl_isalnum(m[e + 7])))
 		return (KL_CK_ROW);
 	return (KL_CK_NONE);
+}
+
+/*
+ * Is the token one end of a range, "Stack: (0xc8e1ff00 to 0xc8e20000)",
+ * "Exception stack(A to B)", arm64's "Task stack: [A..B]"?
+ */
+static int
+stack_range(const struct kl_ctx *c)
+{
+	const uint8_t *m = c->msg;
+	size_t p = c->tok - (c->prefix ? 2 : 0), q = c->tok + c->toklen;
+
+	if (range_start(c, p) != p)
+		return (1);
+	if (kl_lit_at(m, c->len, q, KL_LIT(" to ")))
+		q += 4;
+	else if (kl_lit_at(m, c->len, q, KL_LIT("..")))
+		q += 2;
+	else
+		return (0);
+	if (kl_lit_at(m, c->len, q, KL_LIT("0x")))
+		q += 2;
+	return (kl_run_right(m, c->len, q) == c->toklen);
+}
+
+/*
+ * Does the line say its registers are the kernel's?  The x86 code
+ * selector before the value ("RIP: 0010:", i386 "EIP: 0060:[<",
+ * __KERNEL_CS; user mode prints 0033 or 0073), or an arm "psr: %08lx" on
+ * the line whose mode bits are not USR_MODE (0x10).
+ */
+static int
+kernel_mode(const struct kl_ctx *c)
+{
+	const uint8_t *m = c->msg, *q, *e = c->msg + c->len;
+	size_t p = c->tok - (c->prefix ? 2 : 0);
+	uint64_t psr;
+
+	if (p >= 2 && m[p - 1] == '<' && m[p - 2] == '[')
+		p -= 2;
+	if (p >= 5 && m[p - 1] == ':' && (kl_lit_at(m, p, p - 5,
+	    KL_LIT("0010")) || kl_lit_at(m, p, p - 5, KL_LIT("0060"))))
+		return (1);
+	if (c->toklen != 8)
+		return (0);
+	for (q = m; (q = memchr(q, 'p', (size_t)(e - q))) != NULL; q++) {
+		if (e - q < 13 || memcmp(q, "psr: ", 5) != 0 ||
+		    kl_hexval(q + 5, 8, &psr) != 0)
+			continue;
+		return ((psr & 0x10) != 0 && (psr & 0x1f) != 0x10);
+	}
+	return (0);
+}
+
+/* clang-format off */
+/*
+ * Row names of the boot's "Virtual kernel memory layout:" banner and the
+ * region each names: arm (arch/arm/mm/init.c mem_init() before v5.x),
+ * arm64 (before v4.16), i386 (arch/x86/mm/init_32.c), riscv
+ * (arch/riscv/mm/init.c print_vm_layout()), ppc32 ("  * A..B  : name",
+ * arch/powerpc/mm/mem.c).
+ */
+static const struct banner_row {
+	const char	*s;
+	uint8_t		 len;
+	uint8_t		 region;	/* enum kl_region */
+} banner_rows[] = {
+#define BR(s, r) { (s), sizeof(s) - 1, (r) }
+	BR("vector", KL_REGION_FIXMAP), BR("fixmap", KL_REGION_FIXMAP),
+	BR("fixed", KL_REGION_FIXMAP), BR("DMA", KL_REGION_FIXMAP),
+	BR("consistent", KL_REGION_FIXMAP), BR("PCI I/O", KL_REGION_FIXMAP),
+	BR("pci io", KL_REGION_FIXMAP), BR("ITCM", KL_REGION_FIXMAP),
+	BR("DTCM", KL_REGION_FIXMAP), BR("pkmap", KL_REGION_FIXMAP),
+	BR("cpu_entry", KL_REGION_FIXMAP),
+	BR("early ioremap", KL_REGION_FIXMAP),
+	BR("highmem PTEs", KL_REGION_FIXMAP),
+	BR("vmalloc", KL_REGION_VMALLOC), BR("vmalloc & ioremap",
+	    KL_REGION_VMALLOC),
+	BR("lowmem", KL_REGION_DIRECT_MAP), BR("memory", KL_REGION_DIRECT_MAP),
+	BR("modules", KL_REGION_MODULES), BR("vmemmap", KL_REGION_VMEMMAP),
+	BR("kasan", KL_REGION_KASAN_SHADOW),
+	BR(".text", KL_REGION_TEXT), BR(".init", KL_REGION_TEXT),
+	BR(".data", KL_REGION_TEXT), BR(".bss", KL_REGION_TEXT),
+	BR(".rodata", KL_REGION_TEXT), BR("kernel", KL_REGION_TEXT),
+#undef BR
+};
+/* clang-format on */
+
+/* The region a banner row named m[s, e) stands for; NONE if unknown. */
+static enum kl_region
+banner_name(const uint8_t *m, size_t s, size_t e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(banner_rows) / sizeof(banner_rows[0]); i++)
+		if (e - s == banner_rows[i].len &&
+		    memcmp(m + s, banner_rows[i].s, e - s) == 0)
+			return ((enum kl_region)banner_rows[i].region);
+	return (KL_REGION_NONE);
+}
+
+/*
+ * Is the token a bound of a layout banner row: "    vmalloc : 0xc3000000
+ * - 0xff000000   ( 960 MB)", or ppc32's "  * 0xfffdf000..0xfffff000  :
+ * fixmap"?  The row must start the message (after blanks).  Sets
+ * ci->bregion.
+ */
+static int
+banner_row(const struct kl_ctx *c, struct kl_cinfo *ci)
+{
+	const uint8_t *m = c->msg;
+	size_t p = c->tok - (c->prefix ? 2 : 0), a, s, e, i;
+
+	if (!c->prefix)
+		return (0);
+	a = range_start(c, p);		/* the first bound, or p */
+	if (a == p) {
+		/* The first bound: a second one must follow. */
+		i = c->tok + c->toklen;
+		if (kl_lit_at(m, c->len, i, KL_LIT(" - 0x")))
+			i += 5;
+		else if (kl_lit_at(m, c->len, i, KL_LIT("..0x")))
+			i += 4;
+		else
+			return (0);
+		if (kl_run_right(m, c->len, i) != c->toklen)
+			return (0);
+	}
+	if (!c->msg_head && a < 24)
+		return (0);
+	/* "  * A..B  : name" */
+	for (i = 0; i < a && (m[i] == ' ' || m[i] == '\t'); i++)
+		;
+	if (i + 2 == a && m[i] == '*' && m[i + 1] == ' ') {
+		s = a + 2 * (c->toklen + 2) + 2;	/* past "A..B" */
+		while (s < c->len && m[s] == ' ')
+			s++;
+		if (!kl_lit_at(m, c->len, s, KL_LIT(": ")))
+			return (0);
+		s += 2;
+		for (e = s; e < c->len && m[e] != '\r'; e++)
+			;
+		ci->bregion = banner_name(m, s, e);
+		return (ci->bregion != KL_REGION_NONE);
+	}
+	/* "    name : A - B" */
+	s = i;
+	e = a;
+	while (e > s && (m[e - 1] == ' ' || m[e - 1] == ':'))
+		e--;
+	if (e == s || e + 2 > a || memchr(m + e, ':', a - e) == NULL)
+		return (0);
+	ci->bregion = banner_name(m, s, e);
+	return (ci->bregion != KL_REGION_NONE);
 }
 
 /* Look at the bytes around the token. */
@@ -572,6 +845,9 @@ kl_label_context(const struct kl_ctx *c, struct kl_cinfo *ci)
 	ci->sym = 0;
 	ci->module = 0;
 	ci->valid = 0;
+	ci->range = 0;
+	ci->kmode = 0;
+	ci->bregion = KL_REGION_NONE;
 	if (c == NULL || c->msg == NULL || c->toklen == 0 || c->tok > c->len ||
 	    c->toklen > c->len - c->tok || (c->prefix && c->tok < 2))
 		return;
@@ -579,6 +855,14 @@ kl_label_context(const struct kl_ctx *c, struct kl_cinfo *ci)
 	ci->kind = find_label(c);
 	if (ci->kind == KL_CK_PC)
 		sym_after(c->msg, c->len, c->tok + c->toklen, ci);
+	if (ci->kind == KL_CK_NONE && pte_entry(c))
+		ci->kind = KL_CK_PTE;
 	if (ci->kind == KL_CK_NONE)
 		ci->kind = find_shape(c, ci);
+	if (ci->kind == KL_CK_NONE && banner_row(c, ci))
+		ci->kind = KL_CK_BANNER;
+	if (ci->kind == KL_CK_STACK)
+		ci->range = stack_range(c);
+	if (ci->kind == KL_CK_PC || ci->kind == KL_CK_STACK)
+		ci->kmode = kernel_mode(c);
 }

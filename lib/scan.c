@@ -175,14 +175,18 @@ struct kl_scan {
 	struct kl_token		 toks[TOKS];
 };
 
-/* Token width bits (kl_cand_*) for an architecture. */
+/*
+ * Token width bits (kl_cand_*) for an architecture.  With none known,
+ * both: 16 digits for the 64-bit union, 8 for what context alone says
+ * (emit()).
+ */
 static unsigned
 arch_widths(enum kl_arch_id id)
 {
 	const struct kl_arch *a;
 
 	if (id == KL_ARCH_AUTO)
-		return (2);
+		return (3);
 	a = kl_arch_get(id);
 	if (a == NULL)
 		return (2);
@@ -226,7 +230,6 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 
 	if ((sc->widths & (t->len == 16 ? 2 : 1)) == 0)
 		return (0);
-	sc->st.candidates++;
 	if (msg > t->start)
 		msg = t->start;
 	ctx.msg = lb + msg;
@@ -236,6 +239,14 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	ctx.prefix = t->prefix;
 	ctx.msg_head = msg_head;
 	kl_classify(&sc->layout, &sc->anchors, &ctx, t->value, &v);
+	/*
+	 * No architecture: the union layout is 64-bit, and an 8-digit value
+	 * counts only where its line's context says kernel.
+	 */
+	if (t->len == 8 && sc->layout.arch == NULL &&
+	    (v.flags & KL_V_CONTEXT) == 0)
+		return (0);
+	sc->st.candidates++;
 	if (v.suppressed == KL_SUP_NONE) {
 		if (v.flags & KL_V_ANCHOR)
 			kl_anchors_add(&sc->anchors, v.region, t->value);

@@ -27,8 +27,19 @@ elif mode == "events":
     for raw in data.splitlines():
         print(json.loads(raw)["type"])
 elif mode == "cands":
-    s = [json.loads(r) for r in data.splitlines()][-1]
-    print(s["findings"] + sum(s["suppressed"].values()))
+    # Candidates of the 64-bit union: 16-digit tokens (8-digit ones count
+    # only as findings their line's context makes, see cands8).
+    ev = [json.loads(r) for r in data.splitlines()]
+    s = ev[-1]
+    n8 = len([e for e in ev if e["type"] == "finding" and
+              len(e["text"]) == 8])
+    print(s["findings"] + sum(s["suppressed"].values()) - n8)
+elif mode == "cands8":
+    # 8-digit findings: each on a line whose words say kernel (context).
+    ev = [json.loads(r) for r in data.splitlines()]
+    f = [e for e in ev if e["type"] == "finding" and len(e["text"]) == 8]
+    print(len(f), len([e for e in f if e["confidence"] == "low" and
+                       e["rule"] != "value"]))
 elif mode == "hexruns":
     # Independent count of 16-digit hex runs (optional 0x) bounded by
     # non-alphanumeric bytes: the candidates of the 64-bit union.
@@ -220,6 +231,9 @@ for elf in "$KLEAKSCAN" /bin/ls; do
 	    is_jsonl "$TMP/out"
 	is "$(j cands "$TMP/out")" "$(j hexruns "$elf")" \
 	    "ELF $e --format=text: candidates are exactly its 16-digit hex runs"
+	n8=$(j cands8 "$TMP/out")
+	is "${n8% *}" "${n8#* }" \
+	    "ELF $e --format=text: an 8-digit finding only where context says"
 	"$KLEAKSCAN" --format=text --color=never --show-suppressed "$elf" \
 	    >"$TMP/text" 2>"$TMP/err"
 	ok "ELF $e --format=text, text: exit status 0 or 1" test "$?" -le 1

@@ -104,6 +104,8 @@ union_arch(uint64_t v)
 		return (KL_ARCH_X86_64_L5);
 	if (v < U64(0xffff800000000000))
 		return (KL_ARCH_ARM64);
+	if (v >= U64(0xffffff8000000000) && v < U64(0xffffffef00000000))
+		return (KL_ARCH_ARM64_39);
 	return (KL_ARCH_X86_64);
 }
 
@@ -262,7 +264,7 @@ t_all_rows(void **state)
 		nrows += l.n;
 	}
 	/* 20 row-bearing profiles and the union: pin the total. */
-	assert_int_equal(nrows, 166);
+	assert_int_equal(nrows, 168);
 }
 
 /* Expect one lookup result. */
@@ -375,7 +377,7 @@ t_x86_64_l5(void **state)
 	}
 }
 
-/* The unknown 64-bit union: x86_64 both modes and the arm64 linear map. */
+/* The unknown 64-bit union: x86_64 both modes, arm64 48- and 39-bit. */
 static void
 t_union(void **state)
 {
@@ -402,6 +404,16 @@ t_union(void **state)
 	assert_int_equal(h.arch, KL_ARCH_AUTO);
 	expect(&l, U64(0xffffffffff600000), KL_REGION_NONE, KL_SEV_NONE,
 	    KL_SUP_VSYSCALL);
+	/* The x86_64 hole holds the arm64 39-bit kernel. */
+	kl_arch_lookup(&l, U64(0xffffffc080d669c8), &h);
+	assert_int_equal(h.region, KL_REGION_VMALLOC);
+	assert_int_equal(h.arch, KL_ARCH_ARM64_39);
+	kl_arch_lookup(&l, U64(0xffffff80d1a2b000), &h);
+	assert_int_equal(h.region, KL_REGION_DIRECT_MAP);
+	assert_int_equal(h.arch, KL_ARCH_ARM64_39);
+	kl_arch_lookup(&l, U64(0xffffffef00000000), &h);
+	assert_int_equal(h.region, KL_REGION_EFI);
+	assert_int_equal(h.arch, KL_ARCH_X86_64);
 	/* Too wide to include: ppc64, mips64, loongarch64 windows. */
 	USER(&l, 0xc00000000022d79c);
 	USER(&l, 0x9800000005dfbe80);

@@ -28,6 +28,7 @@
 #define NOFL	0u
 #define STK	KL_V_STACK
 #define ANC	KL_V_ANCHOR
+#define CTX	KL_V_CONTEXT
 
 /* One token of one line and what it must classify as. */
 struct tcase {
@@ -440,6 +441,81 @@ static const struct tcase cases[] = {
 	  "Exception stack(0xdf981fa8 to 0xdf981ff0)",
 	  "df981ff0", 0, REG(DIRECT_MAP), SUP(NONE), CONF(HIGH),
 	  "stack-pointer", STK },
+	/* --- page-table entries and bases: physical, whatever the value */
+	{ "syzkaller/report/551:9", KL_ARCH_ARM, UINT64_C(0x80000000),
+	  "[00000008] *pgd=9671f835, *pte=00000000, *ppte=00000000",
+	  "9671f835", 0, REG(NONE), SUP(PTE), CONF(HIGH), "page-table",
+	  NOFL },
+	{ "syzkaller/report/554:31", KL_ARCH_ARM, UINT64_C(0x80000000),
+	  "Control: 10c5387d  Table: 89b9006a  DAC: 00000051",
+	  "89b9006a", 0, REG(NONE), SUP(PTE), CONF(HIGH), "page-table",
+	  NOFL },
+	{ "hand-written (x86 dump_pagetable)", KL_ARCH_X86_64, NOPO,
+	  "PGD 800000010a6ab067 P4D 800000010a6ab067 PUD 10a6ac067 PMD 0 ",
+	  "800000010a6ab067", 1, REG(NONE), SUP(PTE), CONF(HIGH),
+	  "page-table", NOFL },
+	{ "hand-written (arm64 show_pte)", KL_ARCH_ARM64, NOPO,
+	  "[ffff800011a2b000] pgd=100000007fff8003, p4d=100000007fff8003",
+	  "100000007fff8003", 0, REG(NONE), SUP(PTE), CONF(HIGH),
+	  "page-table", NOFL },
+	/* ...but arm's mm->pgd is a virtual address (pre-4.15 %p). */
+	{ "hand-written (arm 3.x do_bad_area)", KL_ARCH_ARM, NOPO,
+	  "pgd = c3a84000", "c3a84000", 0, REG(KERNEL), SUP(NONE),
+	  CONF(LOW), "value", NOFL },
+	/* --- context before ranges: no profile, the line says kernel --- */
+	{ "syzkaller/report/554:31 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "[<802b3460>] (write_comp_data) from [<802b3668>] "
+	  "(__sanitizer_cov_trace_const_cmp1+0x34/0x3c)",
+	  "802b3460", 0, REG(TEXT), SUP(NONE), CONF(LOW), "frame", CTX },
+	{ "syzkaller/report/554:31 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "[<802b3460>] (write_comp_data) from [<802b3668>] "
+	  "(__sanitizer_cov_trace_const_cmp1+0x34/0x3c)",
+	  "802b3668", 0, REG(TEXT), SUP(NONE), CONF(LOW), "frame", CTX },
+	/* arm's %ps of an address it cannot name is no symbol */
+	{ "syzkaller/report/239:16 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "[<80126484>] (warn_slowpath_fmt) from [<e0236b93>] (0xe0236b93)",
+	  "e0236b93", 0, REG(KERNEL), SUP(NONE), CONF(LOW), "frame", CTX },
+	{ "captured ppc64 proc/kallsyms (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "c000000000000000 T _stext", "c000000000000000", 0, REG(TEXT),
+	  SUP(NONE), CONF(LOW), "kallsyms", CTX },
+	{ "hand-written kallsyms module line (no arch known)", KL_ARCH_AUTO,
+	  NOPO, "bf01a000 t foo_probe\t[foo]", "bf01a000", 0, REG(MODULES),
+	  SUP(NONE), CONF(LOW), "kallsyms", CTX },
+	{ "hand-written kallsyms line, x86_64", KL_ARCH_X86_64, NOPO,
+	  "ffffffffc0a01000 t foo_init\t[foo]", "ffffffffc0a01000", 0,
+	  REG(MODULES), SUP(NONE), CONF(HIGH), "kallsyms", NOFL },
+	/* x86_64 per-CPU symbols are offsets, not addresses */
+	{ "hand-written kallsyms per-CPU line (no arch known)", KL_ARCH_AUTO,
+	  NOPO, "0000000000001000 D cpu_debug_store", "0000000000001000", 0,
+	  REG(NONE), SUP(HASHED), CONF(HIGH), "hashed", NOFL },
+	{ "boot/anyka-cams__dmesg.txt:26 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "    vmalloc : 0xc3000000 - 0xff000000   ( 960 MB)", "c3000000",
+	  0, REG(VMALLOC), SUP(NONE), CONF(LOW), "layout", CTX },
+	{ "boot/anyka-cams__dmesg.txt:29 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "      .text : 0xc0008000 - 0xc0379000   (3524 kB)", "c0379000",
+	  0, REG(TEXT), SUP(NONE), CONF(LOW), "layout", CTX },
+	{ "hand-written ppc32 banner (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "  * 0xf7fdf000..0xf7fff000  : fixmap", "f7fdf000", 0,
+	  REG(FIXMAP), SUP(NONE), CONF(LOW), "layout", CTX },
+	{ "syzkaller/report/549:20 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "Exception stack(0x814fbfb0 to 0x814fbff8)", "814fbff8", 0,
+	  REG(DIRECT_MAP), SUP(NONE), CONF(LOW), "stack-pointer", STK | CTX },
+	{ "syzkaller/report/551:18 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "pc : [<8054b7c0>]    lr : [<8054b7b0>]    psr: 40000013",
+	  "8054b7b0", 0, REG(KERNEL), SUP(NONE), CONF(LOW), "pc", CTX },
+	/* ...a user-mode psr says nothing */
+	{ "hand-written arm user fault (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "pc : [<76f4c5d4>]    lr : [<76f4c5c0>]    psr: 60000010",
+	  "76f4c5d4", 0, REG(NONE), SUP(NOT_KERNEL), CONF(HIGH),
+	  "not-kernel", NOFL },
+	/* ...nor a register or a fault address alone */
+	{ "syzkaller/report/551:22 (no arch known)", KL_ARCH_AUTO, NOPO,
+	  "r3 : 00000000  r2 : 00040000  r1 : cb584000  r0 : 00000005",
+	  "cb584000", 0, REG(NONE), SUP(NOT_KERNEL), CONF(HIGH),
+	  "not-kernel", NOFL },
+	{ "syzkaller/report/676 (i386 selector, no arch known)", KL_ARCH_AUTO,
+	  NOPO, "EIP: 0060:[<c10ab9e4>] EFLAGS: 00010246 CPU: 0",
+	  "c10ab9e4", 0, REG(KERNEL), SUP(NONE), CONF(LOW), "pc", CTX },
 	/* arm64 sp: a vmapped stack in the shared window */
 	{ "syzkaller/guilty/59:20", KL_ARCH_ARM64, NOPO,
 	  "sp : ffff80001394b9c0",
@@ -932,7 +1008,7 @@ test_suppress_names(void **state)
 	static const char *const want[KL_SUP_COUNT] = {
 		"none", "not-kernel", "hole", "hashed", "null", "err-ptr",
 		"mask", "vsyscall", "poison", "uuid", "mac", "ipv6",
-		"hexdump", "hash", "context-only", "constant",
+		"hexdump", "hash", "context-only", "constant", "page-table",
 	};
 	unsigned i;
 
