@@ -90,6 +90,7 @@
 			"arch/riscv/mm/init.c (v5.10-v5.11)"
 #define DOC_MIPS	"arch/mips/include/asm/addrspace.h"
 #define DOC_MIPS_PGT	"arch/mips/include/asm/pgtable-64.h"
+#define DOC_RISCV32	"arch/riscv/include/asm/pgtable.h (32BIT)"
 #define DOC_MIPS32	"arch/mips/include/asm/addrspace.h, " \
 			"arch/mips/include/asm/mach-generic/spaces.h"
 #define DOC_LOONG	"arch/loongarch/include/asm/addrspace.h"
@@ -597,6 +598,32 @@ static const struct kl_arch_region loongarch64_rows[] = {
 	  DOC_LOONG_PGT },
 };
 
+/*
+ * riscv32 (sv32; arch/riscv/include/asm/pgtable.h, CONFIG_PAGE_OFFSET
+ * 0xc0000000 for 32BIT in arch/riscv/Kconfig): the kernel virtual space
+ * KERN_VIRT_SIZE is 1 GiB (512 PGD entries of 4 MiB, halved); vmalloc
+ * (with the modules: MODULES_VADDR = VMALLOC_START) is the 512 MiB below
+ * PAGE_OFFSET, vmemmap the 32 MiB below it, then 16 MiB of PCI I/O and
+ * the 8 MiB fixmap (TASK_SIZE = FIXADDR_START).  The image is linked at
+ * PAGE_OFFSET (KERNEL_LINK_ADDR), at the start of the linear map; no
+ * KASLR (riscv has it on 64BIT only).
+ */
+static const struct kl_arch_region riscv32_rows[] = {
+	{ U64(0x9c800000), U64(0x9cffffff), R_FIX, S_LO, 0,
+	  "fixmap", DOC_RISCV32 },
+	{ U64(0x9d000000), U64(0x9dffffff), R_FIX, S_LO, 0,
+	  "PCI I/O space", DOC_RISCV32 },
+	{ U64(0x9e000000), U64(0x9fffffff), R_VMEM, S_MED, 0,
+	  "vmemmap", DOC_RISCV32 },
+	{ U64(0xa0000000), U64(0xbfffffff), R_VMAL, S_HI, F_SH,
+	  "vmalloc, holding the modules", DOC_RISCV32 },
+	{ U64(0xc0000000), U64(0xc3ffffff), R_TEXT, S_HI, F_SH,
+	  "kernel image at PAGE_OFFSET, the start of the linear map",
+	  DOC_RISCV32 },
+	{ U64(0xc4000000), U64(0xffffffff), R_DMAP, S_MED, 0,
+	  "linear map of lowmem", DOC_RISCV32 },
+};
+
 /* A profile: its public description, its table and its kernel half. */
 struct arch_def {
 	struct kl_arch			 arch;
@@ -708,6 +735,10 @@ static const struct arch_def arch_defs[] = {
 	    "RISC-V 64-bit, Sv39, before v5.13 (image in the linear map)",
 	    64, 0, U64(0xffffffe000000000), U64(0xffffffe000002000), 0 },
 	  ROWS(riscv_pre513_rows), U64(0xffffffc000000000), A64 },
+	{ { KL_ARCH_RISCV32, "riscv32",
+	    "RISC-V 32-bit, Sv32, PAGE_OFFSET 0xc0000000",
+	    32, 0, DEF_PO32, DEF_PO32, 0 },
+	  ROWS(riscv32_rows), U64(0x9c800000), A32 },
 };
 
 /* clang-format on */

@@ -413,8 +413,8 @@ agrees(enum kl_ck k, enum kl_region r, unsigned width)
  *                  chunk, the default allocator);
  *   struct-page    vmemmap.
  * Other arches (a row shared by regions the value cannot separate):
- *   pc, frame      modules when "[module]" follows the symbol (or it is a
- *                  bpf_prog_ JIT image); text when a core-kernel symbol
+ *   pc, frame,     modules when "[module]" follows the symbol (or it is a
+ *   kallsyms       bpf_prog_ JIT image); text when a core-kernel symbol
  *                  follows; else the row's own text or modules region, and
  *                  in a vmalloc or kernel row text on arm64 (the KASLR
  *                  image) and modules elsewhere (modules live in vmalloc);
@@ -452,6 +452,7 @@ context_region(const struct kl_anchors *a, const struct kl_region_hit *h,
 	switch (ci->kind) {
 	case KL_CK_PC:
 	case KL_CK_FRAME:
+	case KL_CK_KSYM:
 		if (rr != KL_REGION_TEXT && rr != KL_REGION_MODULES &&
 		    rr != KL_REGION_VMALLOC && rr != KL_REGION_KERNEL &&
 		    rr != KL_REGION_DIRECT_MAP)
@@ -657,8 +658,14 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 	/* 2. The region, from the layout. */
 	kl_arch_lookup(l, v, &h);
 	if (h.region == KL_REGION_NONE) {
+		/*
+		 * A kallsyms line of s390x below 1 MiB (its lowest image
+		 * address, the 0x100000 of kernels before v6.2) is a per-CPU
+		 * offset.
+		 */
 		if (h.reason == KL_SUP_CONTEXT_ONLY &&
-		    (code || ci.kind == KL_CK_KSYM)) {
+		    (code || (ci.kind == KL_CK_KSYM &&
+		    v >= UINT64_C(0x100000)))) {
 			/* s390x, sparc64: only the context says kernel. */
 			out->region = KL_REGION_KERNEL;
 			out->severity = region_sev[KL_REGION_KERNEL];
@@ -700,9 +707,11 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 		 * even in a direct-map or vmalloc row: riscv64 before v5.13
 		 * and large ppc64 images run from the linear map.
 		 */
-		code = ci.kind == KL_CK_PC || ci.kind == KL_CK_FRAME;
+		code = ci.kind == KL_CK_PC || ci.kind == KL_CK_FRAME ||
+		    ci.kind == KL_CK_KSYM;
 		if (code && ci.sym &&
-		    (r == KL_REGION_DIRECT_MAP || r == KL_REGION_VMALLOC))
+		    (r == KL_REGION_DIRECT_MAP || r == KL_REGION_VMALLOC ||
+		    r == KL_REGION_KERNEL))
 			r = ci.module ? KL_REGION_MODULES : KL_REGION_TEXT;
 		out->confidence =
 		    agrees(ci.kind, r, width) ? KL_CONF_HIGH : KL_CONF_MEDIUM;

@@ -84,7 +84,8 @@ skip_prefix(const uint8_t *p, const uint8_t *e)
 	int i, mark;
 
 	for (i = 0; i < 4; i++) {
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '>'))
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '>' ||
+		    *p == '`'))
 			p++;
 		if (p == e)
 			break;
@@ -184,6 +185,15 @@ reg_width(const uint8_t *p, const uint8_t *e)
 	return (0);
 }
 
+/* A family seen with its word size (strong evidence of both). */
+static void
+family_bits(struct kl_detect *st, int fam, int bits)
+{
+	kl_detect_family(st, fam);
+	if (st->family == fam)
+		kl_detect_bits(st, bits, 1);
+}
+
 /* A family seen with the width of the register value at p. */
 static void
 family_width(struct kl_detect *st, int fam, const uint8_t *p, const uint8_t *e)
@@ -219,6 +229,10 @@ static const struct banner_word {
 	BW("powerpc64", KL_FAM_PPC, 64),
 	BW("ppc64", KL_FAM_PPC, 64),
 	BW("powerpc", KL_FAM_PPC, 0),
+	BW("-4kc-malta", KL_FAM_MIPS, 32),
+	BW("-5kc-malta", KL_FAM_MIPS, 64),
+	BW("mips32r", KL_FAM_MIPS, 32),
+	BW("mips64r", KL_FAM_MIPS, 64),
 	BW("mips64", KL_FAM_MIPS, 64),
 	BW("octeon", KL_FAM_MIPS, 64),
 	BW("loongson-3", KL_FAM_MIPS, 64),
@@ -369,6 +383,26 @@ pgtable(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	kl_detect_va(st, va == 36 ? 39 : va, 1);
 }
 
+/*
+ * The release at p (up to a blank), as an oops header or uname prints
+ * it: a distribution's flavour suffix names the architecture
+ * ("6.1.0-50-5kc-malta", "6.12.94+deb13-powerpc64le", "5.10.0-21-armmp").
+ */
+static void
+release_word(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const struct banner_word *w;
+	const uint8_t *q;
+
+	if ((q = memchr(p, ' ', (size_t)(e - p))) != NULL)
+		e = q;
+	if (parse_version(p, e) == 0 || (w = banner_word(p, e)) == NULL)
+		return;
+	kl_detect_family(st, w->fam);
+	if (st->family == w->fam && w->bits != 0)
+		kl_detect_bits(st, w->bits, 1);
+}
+
 /* The oops header "CPU: 0 PID: 1 Comm: x Not tainted 5.10.2 #14". */
 static void
 oops_header(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
@@ -386,6 +420,7 @@ oops_header(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	if ((v = parse_version(q, e)) != 0)
 		st->kver = v;
 	st->flags |= KL_DF_DIRTY;
+	release_word(st, q, e);
 }
 
 /* The powerpc die line "LE PAGE_SIZE=64K MMU=Hash SMP ... pSeries". */
@@ -496,6 +531,19 @@ frame64(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	if (q >= e || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
 	    *q == '_') || FIND(q, e, "+0x") == NULL)
 		return;
+	/*
+	 * s390's show_stack() ends a frame with a blank (" [<%016lx>]
+	 * %pSR \n", arch/s390/kernel/dumpstack.c), and only s390 puts
+	 * kernel text in the low 4 GiB.
+	 */
+	if ((v >> 32) == 0 && e > q && e[-1] == ' ' && FIND(q, e, "/0x") !=
+	    NULL) {
+		family_bits(st, KL_FAM_S390, 64);
+		return;
+	}
+	/* A built-in function of an arm64 kernel before v5.4. */
+	if ((v >> 47) == U64(0x1fffe) && FIND(q, e, " [") == NULL)
+		st->flags |= KL_DF_ARM64_LOW | KL_DF_DIRTY;
 	switch (v >> 56) {
 	case 0x98:
 	case 0xa8:
@@ -781,7 +829,11 @@ hardware_name(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	    p[4] <= '9' && p[5] >= '0' && p[5] <= '9' && p[6] >= '0' &&
 	    p[6] <= '9' && p[7] >= '0' && p[7] <= '9' && p[8] == ' ')
 		kl_detect_family(st, KL_FAM_S390);
-	if (FIND(p, e, "riscv") != NULL)
+	/* arm32 boards: syzbot's vexpress, any DT machine of arch/arm. */
+	if (FIND(p, e, "ARM-Versatile") != NULL ||
+	    FIND(p, e, "Generic DT based system") != NULL)
+		kl_detect_weak(st, KL_ARCH_ARM, 2);
+	else if (FIND(p, e, "riscv") != NULL)
 		kl_detect_weak(st, KL_ARCH_RISCV64, 2);
 	else if (FIND(p, e, "(DT)") != NULL)
 		kl_detect_weak(st, KL_ARCH_ARM64, 1);
@@ -789,10 +841,340 @@ hardware_name(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 		kl_detect_weak(st, KL_ARCH_X86_64, 1);
 }
 
+/*
+ * A "key<tabs>: value" line of /proc/cpuinfo: the value of key (*vp),
+ * or 0 when the line is not one.  Keys are matched whole.
+ */
+static int
+cpuinfo_key(const uint8_t *p, const uint8_t *e, const char *key,
+    const uint8_t **vp)
+{
+	size_t n = strlen(key);
+	const uint8_t *q;
+
+	if ((size_t)(e - p) <= n || memcmp(p, key, n) != 0)
+		return (0);
+	for (q = p + n; q < e && (*q == ' ' || *q == '\t'); q++)
+		;
+	if (q >= e || *q != ':')
+		return (0);
+	*vp = skip_sp(q + 1, e);
+	return (1);
+}
+
+/* The family and width an uname -m machine name stands for. */
+static int
+machine_word(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	static const struct banner_word m[] = {
+#define MW(s, f, b) { s, sizeof(s) - 1, f, b }
+	    MW("x86_64", KL_FAM_X86, 64), MW("i686", KL_FAM_X86, 32),
+	    MW("i586", KL_FAM_X86, 32), MW("i386", KL_FAM_X86, 32),
+	    MW("aarch64", KL_FAM_ARM64, 64), MW("arm64", KL_FAM_ARM64, 64),
+	    MW("armv7l", KL_FAM_ARM, 32), MW("armv6l", KL_FAM_ARM, 32),
+	    MW("armv5tejl", KL_FAM_ARM, 32), MW("ppc64le", KL_FAM_PPC, 64),
+	    MW("ppc64", KL_FAM_PPC, 64), MW("ppc", KL_FAM_PPC, 32),
+	    MW("riscv64", KL_FAM_RISCV, 64), MW("riscv32", KL_FAM_RISCV, 32),
+	    MW("mips64", KL_FAM_MIPS, 64), MW("mips", KL_FAM_MIPS, 32),
+	    MW("loongarch64", KL_FAM_LOONGARCH, 64),
+	    MW("s390x", KL_FAM_S390, 64), MW("sparc64", KL_FAM_SPARC, 64),
+#undef MW
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if ((size_t)(e - p) == m[i].n &&
+		    memcmp(p, m[i].w, m[i].n) == 0) {
+			kl_detect_family(st, m[i].fam);
+			if (st->family == m[i].fam)
+				kl_detect_bits(st, m[i].bits, 1);
+			return (1);
+		}
+	return (0);
+}
+
+/*
+ * What a system file says of its machine, as a captured system or a
+ * paste holds it: /proc/cpuinfo fields (arm "CPU architecture: 7", arm64
+ * "... 8", riscv "isa : rv64imafdc" and "mmu : sv39", s390 "vendor_id :
+ * IBM/S390", LoongArch "CPU Family : Loongson-64bit", mips "cpu model :
+ * MIPS 24Kc", powerpc "cpu : POWER9", "platform : pSeries", x86
+ * "vendor_id : GenuineIntel" with "address sizes"), the kernel config
+ * (CONFIG_X86_64=y, CONFIG_ARM64_VA_BITS=39, CONFIG_PAGE_OFFSET=...), the
+ * machine of "uname -m" or "uname -a".  Returns 1 when the line was one.
+ */
+static int
+sysinfo_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *v, *q;
+	uint64_t po;
+	int n;
+
+	while (e > p && (e[-1] == ' ' || e[-1] == '\r' || e[-1] == '\t'))
+		e--;
+	if (cpuinfo_key(p, e, "CPU architecture", &v)) {
+		if (SW(v, e, "8") || SW(v, e, "AArch64"))
+			family_bits(st, KL_FAM_ARM64, 64);
+		else if (v < e && *v >= '4' && *v <= '7')
+			family_bits(st, KL_FAM_ARM, 32);
+	} else if (cpuinfo_key(p, e, "isa", &v)) {
+		if (SW(v, e, "rv64"))
+			family_bits(st, KL_FAM_RISCV, 64);
+		else if (SW(v, e, "rv32"))
+			family_bits(st, KL_FAM_RISCV, 32);
+	} else if (cpuinfo_key(p, e, "mmu", &v)) {
+		if (SW(v, e, "sv39") || SW(v, e, "sv48") || SW(v, e, "sv57")) {
+			family_bits(st, KL_FAM_RISCV, 64);
+			if (st->family == KL_FAM_RISCV)
+				kl_detect_va(st, (v[2] - '0') * 10 + v[3] - '0',
+				    1);
+		} else if (SW(v, e, "sv32"))
+			family_bits(st, KL_FAM_RISCV, 32);
+	} else if (cpuinfo_key(p, e, "vendor_id", &v)) {
+		if (SW(v, e, "IBM/S390"))
+			family_bits(st, KL_FAM_S390, 64);
+		else if (SW(v, e, "GenuineIntel") || SW(v, e, "AuthenticAMD") ||
+		    SW(v, e, "HygonGenuine") || SW(v, e, "CentaurHauls"))
+			kl_detect_family(st, KL_FAM_X86);
+	} else if (cpuinfo_key(p, e, "address sizes", &v)) {
+		/* x86 only: "39 bits physical, 48 bits virtual". */
+		if ((q = FIND(v, e, "physical, ")) != NULL &&
+		    st->family == KL_FAM_X86) {
+			if (SW(q + 10, e, "32 bits virtual"))
+				kl_detect_bits(st, 32, 1);
+			else if (SW(q + 10, e, "48 bits virtual") ||
+			    SW(q + 10, e, "57 bits virtual"))
+				kl_detect_bits(st, 64, 0);
+		}
+	} else if (cpuinfo_key(p, e, "CPU Family", &v)) {
+		if (SW(v, e, "Loongson-64bit"))
+			family_bits(st, KL_FAM_LOONGARCH, 64);
+	} else if (cpuinfo_key(p, e, "cpu model", &v)) {
+		if (SW(v, e, "MIPS") || SW(v, e, "ICT Loongson") ||
+		    SW(v, e, "Cavium Octeon") || SW(v, e, "Ingenic") ||
+		    SW(v, e, "Broadcom BMIPS"))
+			kl_detect_family(st, KL_FAM_MIPS);
+	} else if (cpuinfo_key(p, e, "cpu", &v)) {
+		if (SW(v, e, "POWER") || SW(v, e, "PPC970"))
+			family_bits(st, KL_FAM_PPC, 64);
+		else if (SW(v, e, "e500") || SW(v, e, "e300") ||
+		    SW(v, e, "74") || SW(v, e, "e200") || SW(v, e, "8xx"))
+			kl_detect_family(st, KL_FAM_PPC);
+	} else if (cpuinfo_key(p, e, "platform", &v)) {
+		if (SW(v, e, "pSeries") || SW(v, e, "PowerNV"))
+			family_bits(st, KL_FAM_PPC, 64);
+	} else if (SW(p, e, "CONFIG_")) {
+		p += 7;
+		if (SW(p, e, "X86_64=y"))
+			family_bits(st, KL_FAM_X86, 64);
+		else if (SW(p, e, "X86_32=y"))
+			family_bits(st, KL_FAM_X86, 32);
+		else if (SW(p, e, "ARM64=y"))
+			family_bits(st, KL_FAM_ARM64, 64);
+		else if (SW(p, e, "ARM=y"))
+			family_bits(st, KL_FAM_ARM, 32);
+		else if (SW(p, e, "PPC64=y"))
+			family_bits(st, KL_FAM_PPC, 64);
+		else if (SW(p, e, "PPC32=y"))
+			family_bits(st, KL_FAM_PPC, 32);
+		else if (SW(p, e, "RISCV=y"))
+			kl_detect_family(st, KL_FAM_RISCV);
+		else if (SW(p, e, "MIPS=y"))
+			kl_detect_family(st, KL_FAM_MIPS);
+		else if (SW(p, e, "LOONGARCH=y"))
+			family_bits(st, KL_FAM_LOONGARCH, 64);
+		else if (SW(p, e, "S390=y"))
+			family_bits(st, KL_FAM_S390, 64);
+		else if (SW(p, e, "64BIT=y"))
+			kl_detect_bits(st, 64, 1);
+		else if (SW(p, e, "32BIT=y"))
+			kl_detect_bits(st, 32, 1);
+		else if (SW(p, e, "ARM64_VA_BITS=") && st->family ==
+		    KL_FAM_ARM64) {
+			for (n = 0, q = p + 14; q < e && *q >= '0' &&
+			    *q <= '9' && n < 100; q++)
+				n = n * 10 + (*q - '0');
+			if (n == 39 || n == 42 || n == 47 || n == 48 || n == 52)
+				kl_detect_va(st, n, 1);
+		} else if (SW(p, e, "PAGE_OFFSET=0x") &&
+		    hexrun(p + 14, e, &po) == 8 && st->page_offset == 0 &&
+		    (po == U64(0x40000000) || po == U64(0x80000000) ||
+		    po == U64(0xb0000000) || po == U64(0xc0000000))) {
+			st->page_offset = po;
+			st->flags |= KL_DF_DIRTY;
+		}
+	} else if (SW(p, e, "Linux ") && e - p > 10 &&
+	    memcmp(e - 10, " GNU/Linux", 10) == 0) {
+		/* uname -a: the machine word before "GNU/Linux". */
+		for (q = e - 10; q > p && q[-1] != ' '; q--)
+			;
+		(void)machine_word(st, q, e - 10);
+	} else if (!machine_word(st, p, e))
+		return (0);
+	return (1);
+}
+
+/*
+ * A kallsyms or System.map line "c000000000000000 T _stext": the
+ * address width is the kernel's word size; symbols only one architecture
+ * has name it (its entry code: head.S and the exception vectors); the
+ * value's shape is a weak hint where only one kernel puts its image
+ * (powerpc64 c000..., LoongArch DMW 9000..., s390x 000003ff...).
+ */
+static void
+ksym_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	static const struct {
+		const char	*s;
+		int		 fam;
+		int		 bits;	/* 0: from the width */
+	} names[] = {
+		{ "startup_64", KL_FAM_X86, 64 },
+		{ "x86_64_start_kernel", KL_FAM_X86, 64 },
+		{ "i386_start_kernel", KL_FAM_X86, 32 },
+		{ "primary_entry", KL_FAM_ARM64, 64 },
+		{ "__primary_switch", KL_FAM_ARM64, 64 },
+		{ "el1h_64_sync", KL_FAM_ARM64, 64 },
+		{ "__turn_mmu_on", KL_FAM_ARM, 32 },
+		{ "vector_swi", KL_FAM_ARM, 32 },
+		{ "__dabt_svc", KL_FAM_ARM, 32 },
+		{ "__start_initialization_multiplatform", KL_FAM_PPC, 64 },
+		{ "system_call_common", KL_FAM_PPC, 64 },
+		{ "transfer_to_handler", KL_FAM_PPC, 32 },
+		{ "_start_kernel", KL_FAM_RISCV, 0 },
+		{ "handle_exception", KL_FAM_RISCV, 0 },
+		{ "__r4k_wait", KL_FAM_MIPS, 0 },
+		{ "handle_sys", KL_FAM_MIPS, 0 },
+		{ "handle_syscall", KL_FAM_LOONGARCH, 64 },
+		{ "startup_continue", KL_FAM_S390, 64 },
+		{ "pgm_check_handler", KL_FAM_S390, 64 },
+	};
+	const uint8_t *q;
+	uint64_t v;
+	size_t n, i;
+	int bits;
+
+	n = hexrun(p, e, &v);
+	if ((n != 8 && n != 16) || e - p < (ptrdiff_t)n + 4 || p[n] != ' ' ||
+	    p[n + 2] != ' ' || strchr("TtDdBbRrWwVvAa", p[n + 1]) == NULL ||
+	    p[n + 1] == '\0' || v == 0)
+		return;
+	bits = (int)n * 4;
+	q = p + n + 3;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((size_t)(e - q) >= strlen(names[i].s) &&
+		    memcmp(q, names[i].s, strlen(names[i].s)) == 0 &&
+		    (q + strlen(names[i].s) == e ||
+		    !kl_iswordch(q[strlen(names[i].s)]))) {
+			family_bits(st, names[i].fam,
+			    names[i].bits != 0 ? names[i].bits : bits);
+			return;
+		}
+	if (bits == 64 && (v >> 60) == 0xc)
+		kl_detect_weak(st, KL_ARCH_PPC64, 1);
+	else if (bits == 64 && (v >> 32) == U64(0x90000000))
+		kl_detect_weak(st, KL_ARCH_LOONGARCH64, 1);
+	else if (bits == 64 && (v >> 40) == 0x3)
+		kl_detect_weak(st, KL_ARCH_S390X, 1);
+	kl_detect_bits(st, bits, 0);
+}
+
+/*
+ * Functions of one architecture's entry and exception code, as call
+ * traces and "PC is at" lines name them: the family, and its width when
+ * only one width has the function.
+ */
+static const struct {
+	const char	*s;
+	int		 fam;
+	int		 bits;
+} arch_funcs[] = {
+	{ "entry_SYSCALL_64_after_hwframe", KL_FAM_X86, 64 },
+	{ "entry_SYSCALL_64", KL_FAM_X86, 64 },
+	{ "do_syscall_64", KL_FAM_X86, 64 },
+	{ "asm_exc_page_fault", KL_FAM_X86, 0 },
+	{ "asm_sysvec_apic_timer_interrupt", KL_FAM_X86, 0 },
+	{ "entry_INT80_32", KL_FAM_X86, 32 },
+	{ "el0_svc", KL_FAM_ARM64, 64 },
+	{ "el0t_64_sync", KL_FAM_ARM64, 64 },
+	{ "el0t_64_sync_handler", KL_FAM_ARM64, 64 },
+	{ "el1h_64_sync", KL_FAM_ARM64, 64 },
+	{ "el1h_64_irq", KL_FAM_ARM64, 64 },
+	{ "el1_sync", KL_FAM_ARM64, 64 },
+	{ "el1_irq", KL_FAM_ARM64, 64 },
+	{ "el1_dbg", KL_FAM_ARM64, 64 },
+	{ "el0_sync", KL_FAM_ARM64, 64 },
+	{ "invoke_syscall", KL_FAM_ARM64, 64 },
+	{ "do_mem_abort", KL_FAM_ARM64, 64 },
+	{ "do_debug_exception", KL_FAM_ARM64, 64 },
+	{ "__dabt_svc", KL_FAM_ARM, 32 },
+	{ "__irq_svc", KL_FAM_ARM, 32 },
+	{ "__dabt_usr", KL_FAM_ARM, 32 },
+	{ "__irq_usr", KL_FAM_ARM, 32 },
+	{ "vector_swi", KL_FAM_ARM, 32 },
+	{ "ret_fast_syscall", KL_FAM_ARM, 32 },
+	{ "do_DataAbort", KL_FAM_ARM, 32 },
+	{ "system_call_exception", KL_FAM_PPC, 0 },
+	{ "system_call_common", KL_FAM_PPC, 64 },
+	{ "interrupt_return_srr", KL_FAM_PPC, 64 },
+	{ "do_trap_ecall_u", KL_FAM_RISCV, 0 },
+	{ "handle_sys64", KL_FAM_MIPS, 64 },
+	{ "syscall_common", KL_FAM_MIPS, 0 },
+	{ "handle_sysn32", KL_FAM_MIPS, 64 },
+	{ "pgm_check_handler", KL_FAM_S390, 64 },
+	{ "io_int_handler", KL_FAM_S390, 64 },
+	{ "ext_int_handler", KL_FAM_S390, 64 },
+	{ "__s390x_sys_", KL_FAM_S390, 64 },
+	{ "__arm64_sys_", KL_FAM_ARM64, 64 },
+	{ "__x64_sys_", KL_FAM_X86, 64 },
+	{ "__ia32_sys_", KL_FAM_X86, 0 },
+	{ "__riscv_sys_", KL_FAM_RISCV, 64 },
+	{ "__se_sys_", KL_FAM_NONE, 0 },
+};
+
+/*
+ * A symbolised frame or pc ("sym+0x1c/0x40") naming a function of
+ * arch_funcs[]: the name before the first "+0x" of the line ("__x64_sys_"
+ * and the like are prefixes of the syscall wrappers).
+ */
+static void
+frame_func(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *q, *s;
+	size_t i, n, k;
+
+	if ((q = FIND(p, e, "+0x")) == NULL)
+		return;
+	for (s = q; s > p && (kl_iswordch(s[-1]) || s[-1] == '.'); s--)
+		;
+	n = (size_t)(q - s);
+	for (i = 0; i < sizeof(arch_funcs) / sizeof(arch_funcs[0]); i++) {
+		k = strlen(arch_funcs[i].s);
+		if (k > n || memcmp(s, arch_funcs[i].s, k) != 0 ||
+		    (k < n && arch_funcs[i].s[k - 1] != '_'))
+			continue;
+		if (arch_funcs[i].fam == KL_FAM_NONE)
+			return;
+		kl_detect_family(st, arch_funcs[i].fam);
+		if (st->family == arch_funcs[i].fam && arch_funcs[i].bits != 0)
+			kl_detect_bits(st, arch_funcs[i].bits, 1);
+		return;
+	}
+}
+
 /* Look at one line; see the comment at the top of this file. */
 static void
 detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
+	if (st->family == KL_FAM_NONE && memchr(p, '+', (size_t)(e - p)))
+		frame_func(st, p, e);
+	if (sysinfo_line(st, p, e))
+		return;
+	if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')) {
+		ksym_line(st, p, e);
+		if (*p >= 'a' && *p <= 'f' && *p != 'e')
+			return;
+	}
 	switch (*p) {
 	case '$':
 		mips_reg(st, p, e);

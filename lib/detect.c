@@ -33,8 +33,7 @@
  * pointer (vmalloc, the same on 48- and 52-bit) settles 48 bits unless the
  * "pgtable: ... 52-bit VAs" line or linear-map values came first; an
  * arm64 kernel before v5.4 gets arm64-pre5.4 even with 39-bit VAs (there is
- * no pre-5.4 39-bit profile); riscv32 logs end certain with no profile
- * (KL_ARCH_AUTO).
+ * no pre-5.4 39-bit profile).
  */
 #include "config.h"
 
@@ -277,7 +276,12 @@ kl_detect_resolve(struct kl_detect *st)
 		certain = st->bits == 64 && bits_ok && (st->flags & KL_DF_VA);
 		break;
 	case KL_FAM_ARM64:
-		if (st->kver != 0 && st->kver < 0x050400) {
+		/*
+		 * Before v5.4 the image sat in the lower half of the kernel
+		 * space; since, the linear map does, and text never.
+		 */
+		if ((st->kver != 0 && st->kver < 0x050400) ||
+		    (st->kver == 0 && (st->flags & KL_DF_ARM64_LOW))) {
 			/* One pre-5.4 profile: nothing left to learn. */
 			a = KL_ARCH_ARM64_PRE54;
 			certain = 1;
@@ -303,7 +307,7 @@ kl_detect_resolve(struct kl_detect *st)
 		break;
 	case KL_FAM_RISCV:
 		if (st->bits == 32) {
-			/* No riscv32 profile: the unknown union is all. */
+			a = KL_ARCH_RISCV32;
 			certain = bits_ok;
 			break;
 		}

@@ -167,6 +167,8 @@ int	 kl_mime_begin_now(struct kl_mime *);
 #define KL_DF_DIRTY	0x10	/* evidence changed since the last resolve */
 #define KL_DF_FR_LOONG	0x20	/* a symbolised frame at 0x9000000000000000+ */
 #define KL_DF_PC_BUILTIN 0x40	/* "PC is at sym+0x1/0x2", no [module] */
+#define KL_DF_ARM64_LOW	0x80	/* arm64 text below ffff800000000000:
+				   the layout before v5.4 */
 void	 kl_detect_score(struct kl_detect *, enum kl_arch_id, unsigned);
 void	 kl_detect_weak(struct kl_detect *, enum kl_arch_id, unsigned);
 void	 kl_detect_family(struct kl_detect *, int);

@@ -123,6 +123,7 @@ enum kl_arch_id {
 	KL_ARCH_SPARC64,
 	KL_ARCH_MIPS32,
 	KL_ARCH_RISCV64_PRE513,	/* sv39 before v5.13, image in linear map */
+	KL_ARCH_RISCV32,	/* sv32, PAGE_OFFSET 0xc0000000 */
 	KL_ARCH_COUNT
 };
 #define KL_ARCH_UNKNOWN KL_ARCH_AUTO
@@ -1237,6 +1238,7 @@ struct kl_symrange {
 	uint64_t	 lo, hi;	/* lowest and highest kernel symbol */
 	uint64_t	 text;		/* _text, when have_text */
 	int		 have_text;
+	int		 stext;		/* text is _stext: no _text line */
 	size_t		 n;		/* kernel symbols seen */
 };
 size_t		 kl_live_mask(char *, size_t);

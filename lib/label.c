@@ -122,6 +122,7 @@ static const struct label labels[] = {
 	L("MSR", KL_CK_REG, 1),
 	L("NIP", KL_CK_PC, 1),
 	L("ORIG_RAX", KL_CK_REG, 1),
+	L("Oops", KL_CK_HASH, 1),	/* "Internal error: Oops: 8000000d" */
 	L("PC", KL_CK_PC, 1),
 	L("PHYS_OFFSET", KL_CK_PHYS, 1),
 	L("RAX", KL_CK_REG, 1),
@@ -612,7 +613,7 @@ ksym_line(const struct kl_ctx *c, size_t s, size_t e, struct kl_cinfo *ci)
 	size_t i, n;
 
 	for (i = 0; i < s; i++)
-		if (m[i] != ' ' && m[i] != '\t')
+		if (m[i] != ' ' && m[i] != '\t' && m[i] != '`')
 			return (0);
 	if ((s == 0 && !c->msg_head) || e + 4 > c->len || m[e] != ' ' ||
 	    m[e + 2] != ' ' || strchr("TtDdBbRrWwVv", m[e + 1]) == NULL ||
@@ -626,7 +627,7 @@ ksym_line(const struct kl_ctx *c, size_t s, size_t e, struct kl_cinfo *ci)
 	while (i < c->len && i - n < SYM_SCAN &&
 	    (kl_iswordch(m[i]) || m[i] == '.' || m[i] == '$'))
 		i++;
-	if (i < c->len && m[i] == '\r')
+	if (i < c->len && (m[i] == '\r' || m[i] == '`'))
 		i++;
 	if (i < c->len) {
 		if (m[i] != '\t' && m[i] != ' ')

@@ -315,7 +315,11 @@ hexdump_shape(const struct kl_ctx *c)
 		while (i < e && m[i] != ' ')
 			i++;
 	}
-	return ((marked && nw >= 4) || n2 >= 4);
+	/*
+	 * Bytes outnumber the words of the token's width: LoongArch's
+	 * "a0 %016lx a1 %016lx a2 ..." register rows alternate the two.
+	 */
+	return ((marked && nw >= 4) || (n2 >= 4 && n2 > nw));
 }
 
 /*

@@ -281,8 +281,9 @@ arch_dir(enum kl_arch_id a)
 		return ("powerpc");
 	case KL_ARCH_RISCV64: case KL_ARCH_RISCV64_SV48:
 	case KL_ARCH_RISCV64_SV57: case KL_ARCH_RISCV64_PRE513:
+	case KL_ARCH_RISCV32:
 		return ("riscv");
-	case KL_ARCH_MIPS64:
+	case KL_ARCH_MIPS64: case KL_ARCH_MIPS32:
 		return ("mips");
 	case KL_ARCH_LOONGARCH64:
 		return ("loongarch");

@@ -134,7 +134,7 @@ run --list-arches
 is_status 0 "--list-arches"
 names=$(printf '%s\n' "$OUT" | sed -n 's/^\([a-z0-9][a-z0-9._-]*\) [0-9][0-9]*-bit .*/\1/p')
 n=$(printf '%s\n' "$names" | grep -c .)
-is "$n" 22 "--list-arches lists 22 profiles"
+is "$n" 23 "--list-arches lists 23 profiles"
 absent=
 for a in $names; do
 	grep -q "^\\.Cm $a\\( \\|\$\\)" "$MAN" || absent="$absent $a"

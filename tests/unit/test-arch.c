@@ -28,7 +28,7 @@ static const char *const names[KL_ARCH_COUNT] = {
 	"arm64-42", "arm64-47", "arm64-52", "arm64-pre5.4", "arm", "ppc64",
 	"ppc64-book3e", "ppc32", "riscv64", "riscv64-sv48", "riscv64-sv57",
 	"mips64", "loongarch64", "s390x", "sparc64", "mips32",
-	"riscv64-pre5.13",
+	"riscv64-pre5.13", "riscv32",
 };
 
 /* Where the kernel half of each 64-bit profile starts (0: 32-bit/none). */
@@ -88,6 +88,10 @@ kernel_half(const struct kl_layout *l, uint64_t *ks, uint64_t *ke)
 		break;
 	case KL_ARCH_MIPS32:
 		*ks = U64(0x80000000);	/* KSEG0 */
+		*ke = U64(0xffffffff);
+		break;
+	case KL_ARCH_RISCV32:
+		*ks = U64(0x9c800000);	/* FIXADDR_START = TASK_SIZE */
 		*ke = U64(0xffffffff);
 		break;
 	default:
@@ -263,8 +267,8 @@ t_all_rows(void **state)
 		}
 		nrows += l.n;
 	}
-	/* 20 row-bearing profiles and the union: pin the total. */
-	assert_int_equal(nrows, 168);
+	/* 21 row-bearing profiles and the union: pin the total. */
+	assert_int_equal(nrows, 174);
 }
 
 /* Expect one lookup result. */
@@ -542,7 +546,7 @@ t_bad_page_offset(void **state)
 	kl_error_clear(&err);
 	assert_int_equal(kl_arch_layout(KL_ARCH_COUNT, 0, &l, &err), -1);
 	assert_int_equal(err.code, KL_EINVAL);
-	assert_string_equal(err.msg, "unknown architecture id 23");
+	assert_string_equal(err.msg, "unknown architecture id 24");
 	assert_int_equal(kl_arch_layout(KL_ARCH_X86_64, 0, NULL, &err), -1);
 	/* A NULL error pointer is allowed. */
 	assert_int_equal(kl_arch_layout(KL_ARCH_I386, U64(1), &l, NULL), -1);
@@ -867,8 +871,9 @@ t_profiles(void **state)
 		assert_int_equal(id, a->id);
 		assert_non_null(a->descr);
 		assert_true(a->bits == 32 || a->bits == 64);
-		/* mips32's PAGE_OFFSET is the fixed KSEG0. */
-		assert_int_equal(a->bits == 32 && a->id != KL_ARCH_MIPS32,
+		/* mips32's PAGE_OFFSET is the fixed KSEG0, riscv32's fixed. */
+		assert_int_equal(a->bits == 32 && a->id != KL_ARCH_MIPS32 &&
+		    a->id != KL_ARCH_RISCV32,
 		    (a->flags & KL_ARCH_PAGE_OFFSET) != 0);
 	}
 	assert_int_equal(i, KL_ARCH_COUNT - 1);

@@ -462,6 +462,10 @@ static const struct tcase cases[] = {
 	{ "hand-written (arm 3.x do_bad_area)", KL_ARCH_ARM, NOPO,
 	  "pgd = c3a84000", "c3a84000", 0, REG(KERNEL), SUP(NONE),
 	  CONF(LOW), "value", NOFL },
+	/* an arm fault status code is no address, whatever the split */
+	{ "syzkaller/report/238:10", KL_ARCH_ARM, UINT64_C(0x80000000),
+	  "Internal error: Oops: 8000000d [#1] SMP ARM", "8000000d", 0,
+	  REG(NONE), SUP(HASH), CONF(MEDIUM), "hash", NOFL },
 	/* --- context before ranges: no profile, the line says kernel --- */
 	{ "syzkaller/report/554:31 (no arch known)", KL_ARCH_AUTO, NOPO,
 	  "[<802b3460>] (write_comp_data) from [<802b3668>] "

@@ -727,6 +727,81 @@ t_first_wins(void **state)
 	expect(&st, KL_ARCH_X86_64, 1);
 }
 
+/*
+ * A captured system's files, or a paste of them: cpuinfo fields, config
+ * lines, uname, kallsyms lines (the lines of the kasld fixtures in
+ * ../shared/corpus/captured, and of a riscv32 board, written here).
+ */
+static void
+t_sysinfo(void **state)
+{
+	struct kl_detect st;
+
+	(void)state;
+	kl_detect_init(&st);
+	line(&st, "CPU architecture: 7");
+	assert_int_equal(st.family, KL_FAM_ARM);
+	kl_detect_init(&st);
+	line(&st, "CPU architecture: 8");
+	expect(&st, KL_ARCH_ARM64, 0);
+	line(&st, "CONFIG_ARM64_VA_BITS=39");
+	line(&st, "Linux version 6.1.0 (x@y) (aarch64-linux-gnu-gcc) #1");
+	expect(&st, KL_ARCH_ARM64_39, 1);
+	kl_detect_init(&st);
+	line(&st, "isa\t\t: rv32imafdc");
+	expect(&st, KL_ARCH_RISCV32, 1);
+	kl_detect_init(&st);
+	line(&st, "isa\t\t: rv64imafdch_zicbom_zicboz");
+	line(&st, "mmu\t\t: sv57");
+	expect(&st, KL_ARCH_RISCV64_SV57, 1);
+	kl_detect_init(&st);
+	line(&st, "vendor_id       : IBM/S390");
+	expect(&st, KL_ARCH_S390X, 1);
+	kl_detect_init(&st);
+	line(&st, "CPU Family\t\t: Loongson-64bit");
+	expect(&st, KL_ARCH_LOONGARCH64, 1);
+	kl_detect_init(&st);
+	line(&st, "cpu\t\t: POWER9 (architected), altivec supported");
+	expect(&st, KL_ARCH_PPC64, 1);
+	/* x86: the vendor gives the family, the width comes elsewhere. */
+	kl_detect_init(&st);
+	line(&st, "vendor_id\t: GenuineIntel");
+	line(&st, "address sizes\t: 36 bits physical, 32 bits virtual");
+	expect(&st, KL_ARCH_I386, 1);
+	kl_detect_init(&st);
+	line(&st, "vendor_id\t: GenuineIntel");
+	line(&st, "c1000000 T _text");
+	line(&st, "c1000000 T startup_32");
+	kl_detect_finish(&st);
+	expect(&st, KL_ARCH_I386, 1);
+	/* arch-only symbol names */
+	kl_detect_init(&st);
+	line(&st, "ffffffff81000000 T startup_64");
+	assert_int_equal(st.family, KL_FAM_X86);
+	assert_int_equal(st.bits, 64);
+	kl_detect_init(&st);
+	line(&st, "c0008000 T __turn_mmu_on");
+	assert_int_equal(st.family, KL_FAM_ARM);
+	/* config and uname */
+	kl_detect_init(&st);
+	line(&st, "CONFIG_ARM=y");
+	line(&st, "CONFIG_PAGE_OFFSET=0x80000000");
+	expect(&st, KL_ARCH_ARM, 1);
+	assert_true(st.page_offset == U64(0x80000000));
+	kl_detect_init(&st);
+	line(&st, "Linux build 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian "
+	    "6.1.76-1 (2024-02-01) x86_64 GNU/Linux");
+	assert_int_equal(st.family, KL_FAM_X86);
+	assert_int_equal(st.bits, 64);
+	kl_detect_init(&st);
+	line(&st, "mips");
+	expect(&st, KL_ARCH_MIPS32, 1);
+	/* A plain word of a log line is not a machine name. */
+	kl_detect_init(&st);
+	line(&st, "mips: no cache");
+	assert_int_equal(st.family, KL_FAM_NONE);
+}
+
 int
 main(void)
 {
@@ -746,6 +821,7 @@ main(void)
 		cmocka_unit_test(t_mips),
 		cmocka_unit_test(t_others),
 		cmocka_unit_test(t_first_wins),
+		cmocka_unit_test(t_sysinfo),
 	};
 
 	return (cmocka_run_group_tests_name("detect", tests, NULL, NULL));
