@@ -3,8 +3,9 @@
  *
  * A candidate is a maximal run of hex digits, optionally after 0x or 0X,
  * bounded on both sides by a byte that is not an ASCII letter or digit
- * ('_' and every byte >= 0x80 are boundaries), whose length is one of the
- * widths the architecture prints (8 or 16 digits).  kl_hexrun() finds
+ * ('_' and every byte >= 0x80 are boundaries) or on the left by rsyslog's
+ * "#012", "#011" or "#015" escape, whose length is one of the widths the
+ * architecture prints (8 or 16 digits).  kl_hexrun() finds
  * the next eight hex digits in a row, 64 bytes a step with AVX2 when the
  * CPU has it, else with SSE2 (every x86_64 has it; other hosts use a
  * byte table), carrying a run over from one step to the next, so text
@@ -314,7 +315,7 @@ kl_cand_fast_at(const uint8_t *buf, size_t len, size_t lim, size_t from,
     size_t *next)
 {
 	size_t i = from, n = 0, s, e, rl, first = *firstp;
-	int prefix;
+	int prefix, glued;
 
 	*firstp = SIZE_MAX;
 	/* A run that started before from was the previous call's. */
@@ -341,9 +342,24 @@ kl_cand_fast_at(const uint8_t *buf, size_t len, size_t lim, size_t from,
 		while (e < len && kl_isxdigit(buf[e]))
 			e++;
 		rl = e - s;
+		glued = prefix = 0;
+		/*
+		 * rsyslog's "#012" (an escaped newline; "#011" a tab, "#015"
+		 * a carriage return) glued to a value: the value after it.
+		 */
+		if (s > 0 && buf[s - 1] == '#' && (rl == 11 || rl == 19) &&
+		    buf[s] == '0' && buf[s + 1] == '1' && (buf[s + 2] == '1' ||
+		    buf[s + 2] == '2' || buf[s + 2] == '5') &&
+		    ((rl == 19 && (widths & 2)) ||
+		    (rl == 11 && (widths & 1))) &&
+		    (e == len || !kl_isalnum(buf[e])) && s + 3 >= from) {
+			s += 3;
+			rl -= 3;
+			glued = 1;
+		}
 		if (((rl == 16 && (widths & 2)) || (rl == 8 && (widths & 1))) &&
 		    (e == len || !kl_isalnum(buf[e])) &&
-		    left_bounded(buf, s, from, &prefix)) {
+		    (glued || left_bounded(buf, s, from, &prefix))) {
 			if (n == max) {
 				*next = prefix ? s - 2 : s;
 				*firstp = s;

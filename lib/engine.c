@@ -18,10 +18,12 @@
 /*
  * The reference definition of a candidate: a maximal hex run of 8 or 16
  * digits, optionally after a bounded 0x/0X, bounded by non-alphanumeric
- * bytes.  Group 1 is the optional prefix, group 2 the digits.
+ * bytes or by rsyslog's escape of a control byte ("#012" newline, "#011"
+ * tab, "#015" carriage return) glued to its front.  Group 1 is the
+ * optional prefix, group 2 the digits.
  */
 static const char cand_pattern[] =
-    "(?<![0-9A-Za-z])(?:(0[xX])(?=[0-9A-Fa-f]))?"
+    "(?:(?<![0-9A-Za-z])|(?<=#01[125]))(?:(0[xX])(?=[0-9A-Fa-f]))?"
     "([0-9A-Fa-f]{16}|[0-9A-Fa-f]{8})(?![0-9A-Za-z])";
 
 struct kl_engine {

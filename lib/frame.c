@@ -337,6 +337,11 @@ fr_brtime(const uint8_t *b, size_t n, size_t *ip, int *hasp, uint64_t *usp)
 		us *= 10;
 	for (; k > 6; k--)
 		us /= 10;
+	/* A CPU after the time: Amlogic "@0", Qualcomm ",0". */
+	if (i + 1 < n && (b[i] == '@' || b[i] == ',') && c_digit(b[i + 1])) {
+		i++;
+		fr_num(b, n, &i, 4, NULL);
+	}
 	if (i + 1 < n && b[i] == ' ' && b[i + 1] == '<') {
 		i += 2;
 		fr_spaces(b, n, &i);
@@ -543,6 +548,125 @@ fr_kernts(const uint8_t *b, size_t n, struct kl_frame *f)
 
 	if (i < n && b[i] == '[' && fr_dmesg(b, n, &i, f, NULL))
 		f->msg = i;
+}
+
+/*
+ * A per-CPU tag of a vendor printk at b[*ip]: "c1 " or "[c1] " (Android
+ * kernels, with an optional pid column: "c3   1234 "), MediaTek's
+ * "(1)[123:comm]", Samsung's "[0:      swapper:    0] ".  Steps over it
+ * and the blanks after it.
+ */
+static int
+fr_cputag(const uint8_t *b, size_t n, size_t *ip)
+{
+	size_t i = *ip, j;
+	int br = 0;
+
+	if (i < n && b[i] == '(') {
+		/* "(1)[123:kworker/1:2]" */
+		i++;
+		if (fr_num(b, n, &i, 3, NULL) == 0 || !fr_ch(b, n, &i, ')') ||
+		    !fr_ch(b, n, &i, '['))
+			return (0);
+		if (fr_num(b, n, &i, 7, NULL) == 0 || !fr_ch(b, n, &i, ':'))
+			return (0);
+		for (j = i; i < n && i - j < 64 && b[i] != ']'; i++)
+			;
+		if (!fr_ch(b, n, &i, ']'))
+			return (0);
+	} else {
+		br = fr_ch(b, n, &i, '[');
+		if (br && c_digit(b[i < n ? i : 0]) && i < n) {
+			/* "[0:      swapper:    0]" */
+			if (fr_num(b, n, &i, 3, NULL) == 0 ||
+			    !fr_ch(b, n, &i, ':'))
+				return (0);
+			for (j = i; i < n && i - j < 64 && b[i] != ']'; i++)
+				;
+			if (!fr_ch(b, n, &i, ']'))
+				return (0);
+		} else {
+			if (!fr_ch(b, n, &i, 'c') ||
+			    fr_num(b, n, &i, 3, NULL) == 0)
+				return (0);
+			if (br && !fr_ch(b, n, &i, ']'))
+				return (0);
+			if (i >= n || b[i] != ' ')
+				return (0);
+			/* an optional pid column */
+			j = i;
+			fr_spaces(b, n, &j);
+			if (j < n && c_digit(b[j])) {
+				size_t k = j;
+
+				fr_num(b, n, &k, 7, NULL);
+				if (k < n && b[k] == ' ')
+					i = k;
+			}
+		}
+	}
+	fr_spaces(b, n, &i);
+	*ip = i;
+	return (1);
+}
+
+/*
+ * What stands between a framed prefix and the message in vendor logs
+ * and pastes: a second printk time (a log shipped twice, dmesg -T on top
+ * of a raw time), a caller id, a per-CPU tag (fr_cputag()).  At most a
+ * few, each stepped over with its blanks; the first time stays the line's.
+ */
+static void
+fr_tags(const uint8_t *b, size_t n, struct kl_frame *f)
+{
+	struct kl_frame dummy;
+	size_t i = f->msg, j;
+	int k;
+
+	for (k = 0; k < 3 && i < n; k++) {
+		j = i;
+		memset(&dummy, 0, sizeof(dummy));
+		if (b[j] == '[' && fr_dmesg(b, n, &j, &dummy, NULL) && j > i) {
+			fr_spaces(b, n, &j);
+			i = j;
+		} else if (fr_cputag(b, n, &j))
+			i = j;
+		else
+			break;
+	}
+	f->msg = i;
+}
+
+/*
+ * How far a paste's decorations reach into b[0..n): indentation (a
+ * Markdown code block), a line number ("  123 | ", "123: ", "123\t"),
+ * inline backticks.  0 when there are none.
+ */
+static size_t
+fr_paste(const uint8_t *b, size_t n, int *numbered)
+{
+	size_t i = 0, j;
+
+	*numbered = 0;
+	while (i < n && i < 16 && (b[i] == ' ' || b[i] == '\t'))
+		i++;
+	j = i;
+	if (fr_num(b, n, &j, 7, NULL) > 0) {
+		if (j < n && b[j] == '\t') {
+			i = j + 1;
+			*numbered = 1;
+		} else {
+			fr_spaces(b, n, &j);
+			if (j + 1 < n && (b[j] == '|' || b[j] == ':') &&
+			    b[j + 1] == ' ') {
+				i = j + 2;
+				*numbered = 1;
+			}
+		}
+	}
+	while (i < n && i < 24 && (b[i] == ' ' || b[i] == '`'))
+		i++;
+	return (i < n ? i : 0);
 }
 
 /*
@@ -867,7 +991,8 @@ kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
     enum kl_format format, struct kl_frame *f)
 {
 	const uint8_t *b = line;
-	size_t o = 0;
+	size_t o = 0, p;
+	int num;
 
 	f->kind = KL_LINE_PLAIN;
 	f->msg = 0;
@@ -887,9 +1012,23 @@ kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
 	}
 	if (len > 0)
 		fr_kind(b, len, prev, format, f);
+	/*
+	 * A paste's decorations before a prefix: frame what follows.  A
+	 * numbered line that frames as nothing else starts after its number.
+	 */
+	num = 0;
+	if (f->kind == KL_LINE_PLAIN && format != KL_FORMAT_KMSG &&
+	    (p = fr_paste(b, len, &num)) > 0) {
+		fr_kind(b + p, len - p, prev, format, f);
+		if (f->kind != KL_LINE_PLAIN || num) {
+			o += p;
+			b += p;
+			len -= p;
+		}
+	}
 	if (f->kind == KL_LINE_PLAIN) {
 		/* Whatever a failed match left there. */
-		f->msg = 0;
+		f->msg = num ? o : 0;
 		f->level = -1;
 		f->has_ts = 0;
 		f->ts_us = 0;
@@ -897,6 +1036,9 @@ kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
 		    fr_banner(b, len < FRAME_WIN ? len : FRAME_WIN);
 		return;
 	}
+	if (f->kind != KL_LINE_JOURNAL_MARK && f->kind != KL_LINE_KMSG &&
+	    f->kind != KL_LINE_KMSG_CONT)
+		fr_tags(b, len < FRAME_WIN ? len : FRAME_WIN, f);
 	if (f->kind != KL_LINE_JOURNAL_MARK &&
 	    kl_startswith(b + f->msg, len - f->msg, KL_LIT("Linux version ")))
 		f->boot = 1;

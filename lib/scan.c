@@ -43,6 +43,7 @@
 #define INPLACE_MIN	1024		/* feeds scanned where they lie */
 #define NO_LINE		SIZE_MAX
 #define WATCH_LINES	64		/* lines a report watch reads at most */
+#define GLUE_SCAN	256		/* bytes searched back for a "#012" */
 
 static const char unhashed_banner[] =
     "** This system shows unhashed kernel memory addresses";
@@ -216,6 +217,41 @@ set_arch(struct kl_scan *sc, enum kl_arch_id id)
 	sc->starch_spec = 0;
 }
 
+/*
+ * Where the last line glued into m[0, n) by rsyslog's "#012" (an escaped
+ * newline) starts, or 0 when none is within GLUE_SCAN bytes: a multi-line
+ * message stored on one syslog line.  Context looks no further back.
+ */
+static size_t
+glued_line(const uint8_t *m, size_t n)
+{
+	size_t i, lim = n > GLUE_SCAN ? n - GLUE_SCAN : 0;
+
+	if (n < 4 || memchr(m + lim, '#', n - lim) == NULL)
+		return (0);
+	for (i = n; i >= lim + 4; i--)
+		if (m[i - 4] == '#' && m[i - 3] == '0' && m[i - 2] == '1' &&
+		    m[i - 1] == '2')
+			return (i);
+	return (0);
+}
+
+/* The end of the line glued into m[from, n) up to the next "#012". */
+static size_t
+glued_end(const uint8_t *m, size_t n, size_t from)
+{
+	size_t i, lim = n - from > GLUE_SCAN ? from + GLUE_SCAN : n;
+	const uint8_t *p;
+
+	for (i = from; i + 4 <= lim &&
+	    (p = memchr(m + i, '#', lim - i)) != NULL; i++) {
+		i = (size_t)(p - m);
+		if (i + 4 <= n && p[1] == '0' && p[2] == '1' && p[3] == '2')
+			return (i);
+	}
+	return (n);
+}
+
 /* Classify one token and hand it to the sink.  Returns non-zero to stop. */
 static int
 emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
@@ -226,14 +262,21 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	struct kl_ctx ctx;
 	struct kl_verdict v;
 	struct kl_finding f;
-	size_t lo, hi;
+	size_t lo, hi, rs;
 
 	if ((sc->widths & (t->len == 16 ? 2 : 1)) == 0)
 		return (0);
 	if (msg > t->start)
 		msg = t->start;
+	/* rsyslog's "#012" escapes a newline: a message line starts after. */
+	if ((rs = glued_line(lb + msg, t->start - msg)) != 0) {
+		msg += rs;
+		msg_head = 1;
+	}
 	ctx.msg = lb + msg;
 	ctx.len = ll - msg;
+	/* ...and ends before the next one. */
+	ctx.len = glued_end(ctx.msg, ctx.len, t->start - msg + t->len);
 	ctx.tok = t->start - msg;
 	ctx.toklen = t->len;
 	ctx.prefix = t->prefix;
@@ -680,6 +723,19 @@ watch_end(struct kl_scan *sc, int final)
 	return (0);
 }
 
+/* Detection reads each line rsyslog glued into m[0, n) with "#012". */
+static void
+detect_glued(struct kl_detect *det, const uint8_t *m, size_t n)
+{
+	const uint8_t *p, *e = m + n;
+
+	for (p = m; !det->certain &&
+	    (p = kl_memmem(p, (size_t)(e - p), KL_LIT("#012"))) != NULL;) {
+		p += 4;
+		kl_detect_line(det, p, (size_t)(e - p));
+	}
+}
+
 /* Frame the line starting at buf[sc->ls]: message, boot and arch evidence. */
 static int
 frame_line(struct kl_scan *sc, size_t avail)
@@ -767,6 +823,7 @@ frame_line(struct kl_scan *sc, size_t avail)
 			return (1);
 	} else if (!sc->decided) {
 		kl_detect_line(&sc->det, dp, dl);
+		detect_glued(&sc->det, dp, dl);
 		if (sc->det.certain && decide(sc, 0) != 0)
 			return (1);
 	}

@@ -83,6 +83,32 @@ t_bounds(void **state)
 	assert_int_equal(t[0].start, 2);
 }
 
+/*
+ * rsyslog escapes control bytes as "#ooo": a value glued behind "#012"
+ * (newline), "#011" (tab) or "#015" (carriage return) is a token; other
+ * escapes, or a letter there, are not boundaries.
+ */
+static void
+t_rsyslog(void **state)
+{
+	struct kl_token t[16];
+
+	(void)state;
+	assert_int_equal(FIND("x#012ffff888103b2c400 y", W16, t), 1);
+	assert_int_equal(t[0].start, 5);
+	assert_int_equal(t[0].len, 16);
+	assert_true(t[0].value == 0xffff888103b2c400ULL);
+	assert_int_equal(FIND("#011c0a1b2c3)", W8, t), 1);
+	assert_int_equal(t[0].start, 4);
+	assert_int_equal(FIND("#015c0a1b2c3", W8 | W16, t), 1);
+	assert_int_equal(FIND("#013ffff888103b2c400", W16, t), 0);
+	assert_int_equal(FIND("a012ffff888103b2c400", W16, t), 0);
+	assert_int_equal(FIND("#012ffff888103b2c4001", W16, t), 0);
+	assert_int_equal(FIND("#01zdeadbeef", W8, t), 0);
+	/* Without the width asked for, nothing. */
+	assert_int_equal(FIND("#012ffff888103b2c400", W8, t), 0);
+}
+
 /* NUL bytes are data and boundaries. */
 static void
 t_nul(void **state)
@@ -400,6 +426,7 @@ main(void)
 		cmocka_unit_test(t_bare),
 		cmocka_unit_test(t_prefix),
 		cmocka_unit_test(t_bounds),
+		cmocka_unit_test(t_rsyslog),
 		cmocka_unit_test(t_nul),
 		cmocka_unit_test(t_widths),
 		cmocka_unit_test(t_edges),

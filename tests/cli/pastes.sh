@@ -1,0 +1,57 @@
+#!/bin/sh
+# pastes.sh - kernel reports as people paste them (issue 28): quoted,
+# fenced, indented, numbered, behind journalctl and syslog prefixes, with
+# vendor per-CPU tags, a second time, CRLF, doubled lines, rsyslog's
+# "#012" joins, cut to 20-line excerpts.  tests/pastes/pastes.py makes
+# each shape of each log and checks that kleakscan finds the tokens of the
+# plain log on the same lines, and nothing more.
+#
+# The logs of tests/pastes (*.txt) were written for this test, one per
+# architecture family, in the shapes those kernels print; clean.txt holds
+# no raw kernel address (hashed %p, user, physical and PCI values) and
+# must stay at zero in every shape.  The logs of ../shared/corpus follow
+# when they are there.
+. "$(dirname "$0")/tap.sh"
+
+CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+P=$TOPSRC/tests/pastes
+
+for f in "$P"/*.txt; do
+	name=${f##*/}
+	out=$(python3 "$P/pastes.py" "$KLEAKSCAN" "$TMP/w" "$f" 2>&1)
+	like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
+	    "$name: every paste shape gives the plain log's tokens"
+	[ "${out#ok }" = "$out" ] && diag "$out"
+	rm -rf "$TMP/w"
+done
+is "$("$KLEAKSCAN" -c "$P/clean.txt")" 0 "clean.txt: no finding"
+# Excerpts of the written logs: each is its own excerpt already; cut
+# shorter (8 lines) they keep every token the line itself marks.
+out=$(python3 "$P/pastes.py" "$KLEAKSCAN" "$TMP/w" --excerpt 8 \
+    --min-recall 0.9 "$P"/*.txt 2>&1)
+like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
+    "8-line excerpts of every written log: 90 % of the tokens, none added"
+[ "${out#ok }" = "$out" ] && diag "$out"
+rm -rf "$TMP/w"
+
+if [ -d "$CORPUS/syzkaller/report" ]; then
+	# Every sixth syzkaller report, the boot logs, the QEMU consoles.
+	ls "$CORPUS"/syzkaller/report/* | awk 'NR % 6 == 0' >"$TMP/logs"
+	ls "$CORPUS"/boot/* "$CORPUS"/qemu/*/console.log >>"$TMP/logs"
+	out=$(python3 "$P/pastes.py" "$KLEAKSCAN" "$TMP/w" \
+	    $(cat "$TMP/logs") 2>&1)
+	like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
+	    "$(wc -l <"$TMP/logs" | tr -d ' ') corpus logs: every shape gives the plain log's tokens"
+	[ "${out#ok }" = "$out" ] && diag "$out"
+	rm -rf "$TMP/w"
+	out=$(python3 "$P/pastes.py" "$KLEAKSCAN" "$TMP/w" --excerpt 20 \
+	    --min-recall 0.99 $(cat "$TMP/logs") 2>&1)
+	like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
+	    "20-line excerpts of them: 99 % of the tokens in every shape, none added"
+	[ "${out#ok }" = "$out" ] && diag "$out"
+	rm -rf "$TMP/w"
+else
+	skip "the corpus as pastes" "no $CORPUS/syzkaller"
+fi
+
+done_testing
