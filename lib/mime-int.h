@@ -25,6 +25,7 @@
 #define E_DEPTH		0x10
 #define E_TRUNC		0x40
 #define E_CHARSET	0x80
+#define E_NOTE		0x100	/* a label it does not know: not damage */
 
 /* What a part's body is. */
 enum ptype {

@@ -301,10 +301,16 @@ charset_check(struct kl_mime *m)
 		    "ASCII: its text is read as UTF-8, addresses may be "
 		    "missed", p->csname[0] != '\0' ? "\"" : "", p->csname,
 		    p->csname[0] != '\0' ? "\"" : "");
-	else
+	else {
+		/*
+		 * A label it does not know ("charset=yes", a typo): the
+		 * bytes are read whole as UTF-8, nothing is lost.  A note.
+		 */
 		snprintf(what, sizeof(what), "unknown charset%s%s%s: read "
 		    "as UTF-8", p->csname[0] != '\0' ? " \"" : "",
 		    p->csname, p->csname[0] != '\0' ? "\"" : "");
+		return (kl_mime_damage(m, E_NOTE, what));
+	}
 	return (kl_mime_damage(m, E_CHARSET, what));
 }
 

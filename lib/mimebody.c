@@ -26,11 +26,13 @@ kl_mime_damage(struct kl_mime *m, unsigned kind, const char *what)
 	if (m->errs & kind)
 		return (0);
 	m->errs |= kind;
-	m->st.errors++;
+	if (kind != E_NOTE)
+		m->st.errors++;
 	if (m->ops.error == NULL)
 		return (0);
 	memset(&err, 0, sizeof(err));
-	kl_error_set(&err, KL_EFORMAT, 0, "%s", what);
+	kl_error_set(&err, kind == E_NOTE ? KL_EOK : KL_EFORMAT, 0, "%s",
+	    what);
 	err.line = m->line;
 	return (m->ops.error(m->ops.arg, &err));
 }

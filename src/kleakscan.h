@@ -482,6 +482,7 @@ void		 facts_map_load(struct live *, const char *, size_t,
 		     const char *);
 void		 facts_learn(struct live *);
 void		 facts_symbols(struct live *);
+void		 facts_arch(struct live *);
 /* live-print.c */
 void		 live_print_squash(struct live *);
 void		 live_print_verdict(struct live *);
@@ -554,6 +555,8 @@ void		 log_error(const char *, size_t, uint64_t, const char *, ...)
 void		 log_error_esc(const char *, uint64_t, const char *, ...)
 		     KL_PRINTFLIKE(3, 4);
 void		 log_note(const char *, const char *, ...) KL_PRINTFLIKE(2, 3);
+void		 log_note_at(const char *, uint64_t, const char *, ...)
+		     KL_PRINTFLIKE(3, 4);
 void		 log_warnx(const char *, ...) KL_PRINTFLIKE(1, 2);
 void		 log_usage(const char *, ...) KL_PRINTFLIKE(1, 2);
 _Noreturn void	 log_fatal(const char *, ...) KL_PRINTFLIKE(1, 2);

@@ -121,6 +121,19 @@ log_note(const char *escname, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A note about a line of a unit (line 0: none); hidden by -s. */
+void
+log_note_at(const char *escname, uint64_t line, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (log_silent)
+		return;
+	va_start(ap, fmt);
+	log_emit(escname, line, fmt, ap);
+	va_end(ap);
+}
+
 /* Print a warning that does not change the exit status. */
 void
 log_warnx(const char *fmt, ...)

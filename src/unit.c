@@ -651,14 +651,24 @@ mail_end(void *arg, const struct kl_mime_msg *msg)
 	return (0);
 }
 
-/* Damage in a mail: an error on the message (or the file). */
+/*
+ * Damage in a mail: an error on the message (or the file); what the
+ * reader read past in full (KL_EOK: a charset label it does not know,
+ * read as UTF-8) is a note.
+ */
 static int
 mail_error(void *arg, const struct kl_error *err)
 {
+	struct input	*in = &run->u.in;
+
 	(void)arg;
-	if (run->stop != STOP_ALL)
+	if (run->stop == STOP_ALL)
+		return (1);
+	if (err->code == KL_EOK && in->disp != NULL)
+		log_note_at(in->disp, err->line, "%s", err->msg);
+	else
 		unit_error(err->line, lib_msg(err));
-	return (run->stop == STOP_ALL);
+	return (0);
 }
 
 /*
@@ -804,7 +814,21 @@ mail_place(const struct kl_finding *f, struct kl_finding *g)
 	if (f->ltext != NULL && f->column >= f->lcol &&
 	    pos.column > (diff = f->column - f->lcol))
 		g->lcol = pos.column - diff;
-	else {
+	else if (f->ltext != NULL && f->column >= f->lcol &&
+	    (diff = f->column - f->lcol) < f->llen && pos.column >= 1 &&
+	    pos.column - 1 <= diff) {
+		/*
+		 * A quoted-printable continuation: the decoded line began on
+		 * an earlier stored line.  Its text from where this stored
+		 * line starts, marked cut at the head.
+		 */
+		diff -= pos.column - 1;
+		g->ltext = f->ltext + diff;
+		g->llen = f->llen - diff;
+		g->lcol = 1;
+		g->lmsg = f->lmsg > diff ? f->lmsg - diff : 0;
+		g->flags |= KL_F_HEAD_CUT;
+	} else {
 		g->ltext = NULL;
 		g->llen = 0;
 		g->lcol = pos.column + 1;

@@ -241,9 +241,10 @@ bad.mbox{bad@test}:15
 bad.mbox{#3}:20" \
     "damage: every message is read as far as it goes (#3: no Message-ID)"
 
-# Charsets: an unknown one, or one that is not ASCII bytes, is damage read
-# as UTF-8; an ASCII-compatible one is read quietly; a name that is not a
-# word is left out of the message.
+# Charsets: an unknown label is a note, its text read whole as UTF-8 (the
+# exit status comes from the findings); one that is not ASCII bytes is
+# damage read as UTF-8; an ASCII-compatible one is read quietly; a name
+# that is not a word is left out of the message.
 cs_mail() {
 	printf 'From a Thu Jan  1 00:00:00 1970\nMessage-ID: <cs@test>\n'
 	printf 'Content-Type: text/plain; charset=%s\n\n' "$1"
@@ -251,11 +252,48 @@ cs_mail() {
 }
 cs_mail x-bogus >"$TMP/cs1.mbox"
 run "$TMP/cs1.mbox"
-is "$STATUS" 2 "charset: unknown: exit status 2"
+is "$STATUS" 1 "charset: unknown: a note, exit status 1 (a leak)"
 is "$ERR" "kleakscan: $TMP/cs1.mbox{cs@test}:4: unknown charset \"x-bogus\": read as UTF-8" \
     "charset: unknown: one line naming the message and its header's end"
 is "$(printf '%s\n' "$OUT" | cut -d: -f2-3)" "5:13" \
     "charset: unknown: the text is still scanned"
+# A 500-message mbox with one "charset=yes" post (as a real linux-s390
+# post labels its text): every message scanned, exit status 1, and
+# --redact writes the whole mbox.
+i=0
+while [ $i -lt 500 ]; do
+	cs=us-ascii
+	[ $i -eq 250 ] && cs=yes
+	printf 'From a Thu Jan  1 00:00:00 1970\nMessage-ID: <m%d@test>\n' $i
+	printf 'Content-Type: text/plain; charset=%s\n\n' $cs
+	printf 'Krnl PSW : 0704c00180000000 000003ff800d8f7a (foo+0x1a/0x30)\n\n'
+	i=$((i + 1))
+done >"$TMP/big.mbox"
+run -c "$TMP/big.mbox"
+is "$STATUS" 1 "500 messages, one charset=yes: exit status 1"
+is "$(printf '%s\n' "$OUT" | grep -c ':1$')" 500 \
+    "500 messages, one charset=yes: every message has its finding"
+is "$ERR" "kleakscan: $TMP/big.mbox{m250@test}:1504: unknown charset \"yes\": read as UTF-8" \
+    "500 messages, one charset=yes: one note naming the message"
+"$KLEAKSCAN" --redact -o "$TMP/big.red" "$TMP/big.mbox" 2>/dev/null
+is "$?" 1 "500 messages, one charset=yes: --redact exits 1"
+is "$(grep -c 000003ff800d8f7a "$TMP/big.red") $(wc -c <"$TMP/big.red")" \
+    "0 $(wc -c <"$TMP/big.mbox")" \
+    "500 messages, one charset=yes: --redact writes every message, zeroed"
+# A finding on a quoted-printable continuation line carries the decoded
+# line's text from where that stored line starts (cut at the head).
+printf 'From a Thu Jan  1 00:00:00 1970\nMessage-ID: <qp@test>\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n[  12.345678] RIP: 0010:[<ffffffff81234567>] foo+0x1/0x2 some long text that=\n continues RSP: 0018:ffffc90000c67e38 EFLAGS: 00010246\n' >"$TMP/qp.mbox"
+run --json "$TMP/qp.mbox"
+is "$(printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    e = json.loads(l)
+    if e["type"] == "finding":
+        print(e["line"], e["column"], e["line_column"], e["line_cut"],
+              e["line_text"][e["column"] - e["line_column"]:][:16])')" \
+    "6 27 1 False ffffffff81234567
+7 22 1 True ffffc90000c67e38" \
+    "quoted-printable continuation: the decoded text, the token in it"
 cs_mail UTF-16LE >"$TMP/cs2.mbox"
 run "$TMP/cs2.mbox"
 is "$ERR" "kleakscan: $TMP/cs2.mbox{cs@test}:4: charset \"UTF-16LE\" is not ASCII: its text is read as UTF-8, addresses may be missed" \
