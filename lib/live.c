@@ -92,42 +92,64 @@ kl_live_mask(char *p, size_t n)
 
 /*
  * The range of kernel symbols of a kallsyms (or System.map) text and its
- * _text, for a kernel of the given bits (32 or 64): values with the top
- * bit set only (per-CPU offsets and zeros are not addresses).  Returns
- * the number of such symbols.
+ * _text (or, where it has no _text line, as the kasld captures and arm
+ * and mips kallsyms trimmed to their anchors, its _stext), for a kernel
+ * of the given bits (32 or 64): values with the top bit set only
+ * (per-CPU offsets and zeros are not addresses).  bits 0: each line's
+ * width says (8 or 16 digits), and a kernel symbol is one with its top
+ * half set (64-bit; s390x's 000003ff... too) or at or above 0x10000000
+ * (32-bit).  Returns the number of such symbols.
  */
 size_t
 kl_live_symrange(const char *p, size_t n, unsigned bits,
     struct kl_symrange *r)
 {
 	const char	*e, *end = p + n, *q;
-	uint64_t	 v, top;
+	uint64_t	 v, top, stext = 0;
 	size_t		 k;
+	int		 have_stext = 0;
 
 	memset(r, 0, sizeof(*r));
-	top = bits == 32 ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
 	for (; p < end; p = e + 1) {
 		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			e = end;
 		k = hexlen(p, (size_t)(e - p));
-		if (k == 0 || k > bits / 4 || p + k >= e || p[k] != ' ')
+		if (k == 0 || p + k >= e || p[k] != ' ' ||
+		    (bits != 0 ? k > bits / 4 : k != 8 && k != 16))
 			continue;
 		for (v = 0, q = p; q < p + k; q++)
 			v = v << 4 | (uint64_t)(*q <= '9' ? *q - '0' :
 			    (*q | 0x20) - 'a' + 10);
-		if (v < top || (bits == 32 && v > UINT64_C(0xffffffff)))
+		if (bits == 0)
+			top = k == 8 ? UINT64_C(0x10000000) :
+			    UINT64_C(1) << 32;
+		else
+			top = bits == 32 ? UINT64_C(0x80000000) :
+			    UINT64_C(1) << 63;
+		if (v < top || ((bits == 32 || k == 8) &&
+		    v > UINT64_C(0xffffffff)))
 			continue;
 		if (r->n == 0 || v < r->lo)
 			r->lo = v;
 		if (r->n == 0 || v > r->hi)
 			r->hi = v;
 		r->n++;
-		/* "ADDR T _text" */
+		/* "ADDR T _text", "ADDR T _stext" */
 		if (e - p >= (ptrdiff_t)k + 8 && memcmp(e - 6, " _text", 6) ==
 		    0 && e[-7] != ' ') {
 			r->text = v;
 			r->have_text = 1;
+		} else if (e - p >= (ptrdiff_t)k + 9 &&
+		    memcmp(e - 7, " _stext", 7) == 0 && e[-8] != ' ' &&
+		    !have_stext) {
+			stext = v;
+			have_stext = 1;
 		}
+	}
+	if (!r->have_text && have_stext) {
+		r->text = stext;
+		r->have_text = 1;
+		r->stext = 1;
 	}
 	return (r->n);
 }

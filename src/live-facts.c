@@ -248,13 +248,14 @@ facts_symbols(struct live *lv)
 			audit_buf_add(&b, a.p, (size_t)a.h.len);
 	} else
 		(void)fact_get(lv, "/proc/kallsyms", &b);
-	if (b.len > 0 && kl_live_symrange(b.p, b.len, 8 * sizeof(void *),
-	    &r) > 0) {
+	if (b.len > 0 && kl_live_symrange(b.p, b.len, lv->root != NULL ? 0 :
+	    8 * sizeof(void *), &r) > 0) {
 		fx->have_syms = 1;
 		fx->lo = r.lo;
 		fx->hi = r.hi;
 		fx->text = r.text;
 		fx->have_text = r.have_text;
+		fx->text_stext = r.stext;
 	}
 	if (lv->root == NULL && fx->have_syms) {
 		fx->kallsyms_known = 1;
@@ -287,4 +288,151 @@ facts_symbols(struct live *lv)
 			fx->map[0] = '\0';
 	}
 	buf_free(&b);
+}
+
+/*
+ * Feed the lines of the fact file path (a bounded copy) to the detector:
+ * kallsyms values vote for the VA size of the family seen.
+ */
+static void
+detect_file(struct live *lv, struct kl_detect *st, const char *path,
+    struct buf *b, int ksyms)
+{
+	const char	*p, *e, *nl;
+	uint64_t	 v;
+	size_t		 k;
+
+	if (fact_get(lv, path, b) != 0 || b->len == 0)
+		return;
+	e = b->p + (b->len < LIVE_FACT_MAX ? b->len : LIVE_FACT_MAX);
+	for (p = b->p; p < e && !st->certain; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			nl = e;
+		kl_detect_line(st, (const uint8_t *)p, (size_t)(nl - p));
+		for (k = 0; ksyms && p + k < nl && k < 17 &&
+		    kl_hex_value((uint8_t)p[k]) >= 0; k++)
+			;
+		if (ksyms && k == 16 && kl_hexval((const uint8_t *)p, 16,
+		    &v) == 0)
+			kl_detect_value(st, v, 16);
+	}
+}
+
+/*
+ * The PAGE_OFFSET of an arm, i386 or ppc32 kernel whose image starts at
+ * text: the highest VMSPLIT at or below it (arch/arm/Kconfig and
+ * arch/x86/Kconfig: 3G 0xc0000000, 3G_OPT 0xb0000000, 2G 0x80000000,
+ * 1G 0x40000000) that leaves the image within its first 512 MiB (i386
+ * KASLR's KERNEL_IMAGE_SIZE; an arm image sits at +32 KiB, a relocated
+ * ppc32 one higher).  0 when none does.
+ */
+static uint64_t
+split_of(uint64_t text)
+{
+	static const uint64_t split[] = {UINT64_C(0xc0000000),
+	    UINT64_C(0xb0000000), UINT64_C(0x80000000), UINT64_C(0x40000000)};
+	size_t	i;
+
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (text >= split[i] && text - split[i] < UINT64_C(0x20000000))
+			return (split[i]);
+	return (0);
+}
+
+/* The uname -m name of a profile, for a system that named none. */
+static const char *
+arch_machine(enum kl_arch_id id, const char *version)
+{
+	switch (id) {
+	case KL_ARCH_X86_64:
+	case KL_ARCH_X86_64_L5:
+		return ("x86_64");
+	case KL_ARCH_I386:
+		return ("i686");
+	case KL_ARCH_ARM:
+		return ("armv7l");
+	case KL_ARCH_PPC64:
+	case KL_ARCH_PPC64_BOOK3E:
+		return (strstr(version, "powerpc64le") != NULL ||
+		    strstr(version, "ppc64le") != NULL ? "ppc64le" : "ppc64");
+	case KL_ARCH_PPC32:
+		return ("ppc");
+	case KL_ARCH_RISCV32:
+		return ("riscv32");
+	case KL_ARCH_MIPS64:
+		return ("mips64");
+	case KL_ARCH_MIPS32:
+		return ("mips");
+	case KL_ARCH_LOONGARCH64:
+		return ("loongarch64");
+	case KL_ARCH_S390X:
+		return ("s390x");
+	case KL_ARCH_SPARC64:
+		return ("sparc64");
+	default:
+		if (id >= KL_ARCH_ARM64 && id <= KL_ARCH_ARM64_PRE54)
+			return ("aarch64");
+		if (id >= KL_ARCH_RISCV64 && id <= KL_ARCH_RISCV64_SV57)
+			return ("riscv64");
+		if (id == KL_ARCH_RISCV64_PRE513)
+			return ("riscv64");
+		return (NULL);
+	}
+}
+
+/*
+ * A captured (or running) system is one machine: one architecture and
+ * one layout from all its files.  The uname machine, /proc/version (its
+ * compiler triplet and release suffix), /proc/cpuinfo fields, the kernel
+ * config, the kallsyms names, widths and values, and the boot log are
+ * read in that order by the same detector as logs (detect-line.c); the
+ * kallsyms _text (or _stext) places a VMSPLIT kernel's PAGE_OFFSET.
+ */
+void
+facts_arch(struct live *lv)
+{
+	struct facts	*fx = &lv->fx;
+	struct kl_detect st;
+	struct buf	 b, ver;
+	char		 path[PATH_MAX];
+	const char	*m;
+	uint64_t	 po;
+
+	memset(&b, 0, sizeof(b));
+	memset(&ver, 0, sizeof(ver));
+	kl_detect_init(&st);
+	if (fx->machine[0] != '\0')
+		kl_detect_line(&st, (const uint8_t *)fx->machine,
+		    strlen(fx->machine));
+	(void)fact_get(lv, "/proc/version", &ver);
+	audit_buf_add(&ver, "", 0);
+	detect_file(lv, &st, "/proc/version", &b, 0);
+	detect_file(lv, &st, "/proc/cpuinfo", &b, 0);
+	if (fx->release[0] != '\0') {
+		snprintf(path, sizeof(path), "/boot/config-%s", fx->release);
+		detect_file(lv, &st, path, &b, 0);
+	}
+	detect_file(lv, &st, "/proc/kallsyms", &b, 1);
+	detect_file(lv, &st, "/var/log/dmesg", &b, 0);
+	kl_detect_finish(&st);
+	if (st.arch != KL_ARCH_AUTO &&
+	    (fx->arch == KL_ARCH_AUTO || st.family != KL_FAM_X86))
+		fx->arch = st.arch;
+	/* A VMSPLIT kernel: where kallsyms puts its image, or its config. */
+	po = st.page_offset;
+	if (fx->have_text && (fx->arch == KL_ARCH_ARM ||
+	    fx->arch == KL_ARCH_I386 || fx->arch == KL_ARCH_PPC32))
+		po = split_of(fx->text);
+	if (fx->arch == KL_ARCH_ARM || fx->arch == KL_ARCH_I386 ||
+	    fx->arch == KL_ARCH_PPC32)
+		fx->page_offset = po;
+	if (fx->vbits == 0 && st.va_bits != 0)
+		fx->vbits = st.va_bits;
+	if (fx->machine[0] == '\0' && (m = arch_machine(fx->arch,
+	    ver.p != NULL ? ver.p : "")) != NULL) {
+		snprintf(fx->machine, sizeof(fx->machine), "%s", m);
+		fx->machine_derived = 1;
+	}
+	buf_free(&b);
+	buf_free(&ver);
 }

@@ -85,6 +85,16 @@ live_print_verdict(struct live *lv)
 		printf(",\"paging\":");
 		json_s(strcmp(fx->machine, "x86_64") != 0 || fx->la57 < 0 ?
 		    NULL : fx->la57 ? "5-level" : "4-level");
+		printf(",\"text_base\":");
+		if (fx->have_text)
+			printf("\"0x%" PRIx64 "\"", fx->text);
+		else
+			fputs("null", stdout);
+		printf(",\"page_offset\":");
+		if (fx->page_offset != 0)
+			printf("\"0x%" PRIx64 "\"", fx->page_offset);
+		else
+			fputs("null", stdout);
 		printf(",\"facts\":{");
 	} else {
 		printf("live: system %s, %s (%s), release %s",
@@ -98,6 +108,11 @@ live_print_verdict(struct live *lv)
 		if (strcmp(fx->machine, "x86_64") == 0 && fx->la57 >= 0)
 			printf(", %s paging", fx->la57 ? "5-level" :
 			    "4-level");
+		if (fx->page_offset != 0)
+			printf(", PAGE_OFFSET 0x%" PRIx64, fx->page_offset);
+		if (fx->have_text)
+			printf(", text base 0x%" PRIx64 " (kallsyms %s)",
+			    fx->text, fx->text_stext ? "_stext" : "_text");
 		putchar('\n');
 	}
 	snprintf(v, sizeof(v), "%d", fx->kptr_restrict);

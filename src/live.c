@@ -240,11 +240,16 @@ live_prepare(struct cli *cli)
 	}
 	facts_learn(&lv);
 	facts_symbols(&lv);
+	facts_arch(&lv);
 	if (lv.amap.len > 0)	/* the map of a captured archive */
 		facts_map_load(&lv, lv.amap.p, lv.amap.len, lv.fx.map);
 	buf_free(&lv.amap);
-	if (!cli->arch_set && lv.fx.arch != KL_ARCH_AUTO)
+	if (!cli->arch_set && lv.fx.arch != KL_ARCH_AUTO) {
 		cli->kl.arch = lv.fx.arch;
+		if (!cli->page_offset_set && lv.fx.page_offset != 0 &&
+		    lv.fx.page_offset != UINT64_C(0xc0000000))
+			cli->kl.page_offset = lv.fx.page_offset;
+	}
 	if (cli->nmaps == 0 && lv.fx.have_map_text &&
 	    (lv.root == NULL || lv.root_dir)) {
 		map[0] = lv.fx.map;

@@ -89,6 +89,9 @@ struct facts {
 	uint64_t	 lo, hi;		/* kernel symbol range */
 	uint64_t	 text;			/* _text in kallsyms */
 	int		 have_text;
+	int		 text_stext;		/* ...its _stext: no _text */
+	uint64_t	 page_offset;		/* arm, i386, ppc32; 0 */
+	int		 machine_derived;	/* machine from the arch */
 	uint64_t	 map_text;		/* _text in the map */
 	int		 have_map_text;
 	char		 map[PATH_MAX];

@@ -48,7 +48,7 @@ like "$OUT" '^/proc/kallsyms:1:1: text high 0xffffffff85200000 startup_64\+0x0/0
     "--live-root DIR: the captured map symbolises, kallsyms is privileged"
 like "$OUT" '^live: slide=0x4200000: from kallsyms _text and the map' \
     "--live-root DIR: the slide from kallsyms and boot/System.map-*"
-like "$OUT" '^live: system captured, x86_64 \(x86_64\), release 6.1.0-57-amd64, 48-bit virtual addresses, 4-level paging$' \
+like "$OUT" '^live: system captured, x86_64 \(x86_64\), release 6.1.0-57-amd64, 48-bit virtual addresses, 4-level paging, text base 0xffffffff85200000 \(kallsyms _text\)$' \
     "--live-root DIR: the system's architecture, release and paging"
 like "$OUT" '^live: kptr_restrict=0: ' "--live-root DIR: kptr_restrict"
 like "$OUT" '^live: dmesg_restrict=1: reading the kernel log needs CAP_SYSLOG' \

@@ -121,6 +121,14 @@ t_symrange(void **state)
 	    "0000000000000000 A fixed_percpu_data\n"
 	    "ffffffff85200000 T _text\n"
 	    "ffffffff86c1aa40 D init_task\n";
+	static const char	 a32[] =
+	    "00000000 A __per_cpu_start\n"
+	    "80008000 T _stext\n"
+	    "80a00000 D _etext\n";
+	static const char	 s390[] =
+	    "0000000000039000 A __per_cpu_end\n"
+	    "000003fffe900000 T _stext\n"
+	    "000003fffe900000 T _text\n";
 	struct kl_symrange	 r;
 
 	(void)state;
@@ -129,6 +137,17 @@ t_symrange(void **state)
 	assert_true(r.text == UINT64_C(0xffffffff85200000));
 	assert_true(r.lo == UINT64_C(0xffffffff85200000));
 	assert_true(r.hi == UINT64_C(0xffffffff86c1aa40));
+	assert_false(r.stext);
+	/* Each line's width (bits 0): 32-bit, s390x, _stext alone. */
+	assert_int_equal(kl_live_symrange(a32, sizeof(a32) - 1, 0, &r), 2);
+	assert_true(r.have_text && r.stext);
+	assert_true(r.text == UINT64_C(0x80008000));
+	assert_true(r.lo == UINT64_C(0x80008000));
+	assert_int_equal(kl_live_symrange(s390, sizeof(s390) - 1, 0, &r), 2);
+	assert_true(r.have_text && !r.stext);
+	assert_true(r.text == UINT64_C(0x000003fffe900000));
+	/* ...forced to 64 bits, as before: no s390x value has the top bit. */
+	assert_int_equal(kl_live_symrange(s390, sizeof(s390) - 1, 64, &r), 0);
 }
 
 int
