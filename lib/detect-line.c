@@ -849,9 +849,12 @@ static int
 cpuinfo_key(const uint8_t *p, const uint8_t *e, const char *key,
     const uint8_t **vp)
 {
-	size_t n = strlen(key);
+	size_t n;
 	const uint8_t *q;
 
+	if (*p != (uint8_t)key[0])
+		return (0);
+	n = strlen(key);
 	if ((size_t)(e - p) <= n || memcmp(p, key, n) != 0)
 		return (0);
 	for (q = p + n; q < e && (*q == ' ' || *q == '\t'); q++)
@@ -882,6 +885,8 @@ machine_word(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	};
 	size_t i;
 
+	if (e - p < 3 || e - p > 11)
+		return (0);
 	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		if ((size_t)(e - p) == m[i].n &&
 		    memcmp(p, m[i].w, m[i].n) == 0) {
@@ -912,6 +917,26 @@ sysinfo_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 
 	while (e > p && (e[-1] == ' ' || e[-1] == '\r' || e[-1] == '\t'))
 		e--;
+	/* Cheap tests first: most log lines are none of these. */
+	if (e - p <= 11 && memchr(p, ':', (size_t)(e - p)) == NULL)
+		return (machine_word(st, p, e));
+	switch (*p) {
+	case 'C':
+	case 'L':
+		break;
+	case 'a':
+	case 'c':
+	case 'i':
+	case 'm':
+	case 'p':
+	case 'v':
+		if (memchr(p, ':', (size_t)(e - p) < 24 ? (size_t)(e - p) :
+		    24) != NULL)
+			break;
+		return (0);
+	default:
+		return (0);
+	}
 	if (cpuinfo_key(p, e, "CPU architecture", &v)) {
 		if (SW(v, e, "8") || SW(v, e, "AArch64"))
 			family_bits(st, KL_FAM_ARM64, 64);
@@ -1009,7 +1034,7 @@ sysinfo_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 		for (q = e - 10; q > p && q[-1] != ' '; q--)
 			;
 		(void)machine_word(st, q, e - 10);
-	} else if (!machine_word(st, p, e))
+	} else
 		return (0);
 	return (1);
 }
@@ -1148,7 +1173,12 @@ frame_func(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	for (s = q; s > p && (kl_iswordch(s[-1]) || s[-1] == '.'); s--)
 		;
 	n = (size_t)(q - s);
+	if (n < 6)
+		return;
 	for (i = 0; i < sizeof(arch_funcs) / sizeof(arch_funcs[0]); i++) {
+		if (*s != (uint8_t)arch_funcs[i].s[0] ||
+		    s[1] != (uint8_t)arch_funcs[i].s[1])
+			continue;
 		k = strlen(arch_funcs[i].s);
 		if (k > n || memcmp(s, arch_funcs[i].s, k) != 0 ||
 		    (k < n && arch_funcs[i].s[k - 1] != '_'))

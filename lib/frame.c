@@ -624,8 +624,12 @@ fr_tags(const uint8_t *b, size_t n, struct kl_frame *f)
 	int k;
 
 	for (k = 0; k < 3 && i < n; k++) {
+		/* Most messages start with none of these bytes. */
+		if (b[i] != '[' && b[i] != '(' &&
+		    (b[i] != 'c' || i + 1 >= n || !c_digit(b[i + 1])))
+			break;
 		j = i;
-		memset(&dummy, 0, sizeof(dummy));
+		dummy.has_ts = 0;
 		if (b[j] == '[' && fr_dmesg(b, n, &j, &dummy, NULL) && j > i) {
 			fr_spaces(b, n, &j);
 			i = j;

@@ -729,10 +729,13 @@ detect_glued(struct kl_detect *det, const uint8_t *m, size_t n)
 {
 	const uint8_t *p, *e = m + n;
 
-	for (p = m; !det->certain &&
-	    (p = kl_memmem(p, (size_t)(e - p), KL_LIT("#012"))) != NULL;) {
-		p += 4;
-		kl_detect_line(det, p, (size_t)(e - p));
+	for (p = m; !det->certain && e - p > 4 &&
+	    (p = memchr(p, '#', (size_t)(e - p - 4))) != NULL;) {
+		p++;
+		if (p[0] == '0' && p[1] == '1' && p[2] == '2') {
+			p += 3;
+			kl_detect_line(det, p, (size_t)(e - p));
+		}
 	}
 }
 
