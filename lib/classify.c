@@ -666,14 +666,40 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 		if (h.reason == KL_SUP_CONTEXT_ONLY &&
 		    (code || (ci.kind == KL_CK_KSYM &&
 		    v >= UINT64_C(0x100000)))) {
-			/* s390x, sparc64: only the context says kernel. */
+			/*
+			 * s390x, sparc64: only the context says kernel.  A
+			 * code address anchors its GiB for the registers.
+			 */
 			out->region = KL_REGION_KERNEL;
 			out->severity = region_sev[KL_REGION_KERNEL];
 			out->confidence = KL_CONF_MEDIUM;
 			out->suppressed = KL_SUP_NONE;
 			out->arch = h.arch;
 			out->rule = ck_rule[ci.kind];
-			out->flags = ci.kind == KL_CK_STACK ? KL_V_STACK : 0;
+			out->flags = ci.kind == KL_CK_STACK ? KL_V_STACK :
+			    ci.kind == KL_CK_STACK || width != 64 ? 0 :
+			    KL_V_ANCHOR;
+			return;
+		}
+		/*
+		 * ...and a register of a kernel-mode dump ("Krnl GPRS:" and
+		 * its rows) in the GiB of a code address of the same boot
+		 * is the kernel's: the identity-mapped image and heap of an
+		 * s390x kernel before v6.2 share the low GiBs.  A power of
+		 * two plus a small number (0x80000001) is a flag word.
+		 */
+		if (h.reason == KL_SUP_CONTEXT_ONLY && width == 64 &&
+		    (ci.kind == KL_CK_REG || ci.kind == KL_CK_NONE) &&
+		    v >= UINT64_C(0x100000) &&
+		    ((v & ~UINT64_C(0xff)) & ((v & ~UINT64_C(0xff)) - 1)) != 0 &&
+		    anchor_has(a, KL_REGION_KERNEL, v & ~(GIB - 1))) {
+			out->region = KL_REGION_KERNEL;
+			out->severity = region_sev[KL_REGION_KERNEL];
+			out->confidence = KL_CONF_LOW;
+			out->suppressed = KL_SUP_NONE;
+			out->arch = h.arch;
+			out->rule = "anchor";
+			out->flags = 0;
 			return;
 		}
 		/* 2b. Context before ranges (context_first()). */
