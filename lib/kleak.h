@@ -815,6 +815,7 @@ int		 kl_sym_format(const struct kl_sym_hit *, char *, size_t);
 int		 kl_sym_find(const struct kl_symtab *, const char *,
 		     uint64_t *);
 uint64_t	 kl_sym_text(const struct kl_symtab *);
+int		 kl_sym_image(const struct kl_symtab *, uint64_t *, uint64_t *);
 struct kl_symdir *kl_symdir_open(const char *, struct kl_error *);
 size_t		 kl_symdir_count(const struct kl_symdir *);
 const char	*kl_symdir_release(const struct kl_symdir *, size_t);
