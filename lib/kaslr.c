@@ -694,6 +694,7 @@ kl_evidence_name(enum kl_evidence_kind kind)
 		[KL_EV_LEAK_SOURCE] = "leak-source",
 		[KL_EV_MEMORY_MAP] = "memory-map",
 		[KL_EV_PHYS_OFFSET] = "phys-offset",
+		[KL_EV_CAPTURE] = "capture",
 	};
 
 	if ((size_t)kind >= sizeof(names) / sizeof(names[0]) ||
