@@ -284,17 +284,22 @@ kl_sym_find(const struct kl_symtab *t, const char *name, uint64_t *addr)
 
 /*
  * The kernel image of the map, [_text, _end) at link time: its _text
- * (else _stext, else its lowest text symbol) and _end (else its highest
- * kernel symbol, exclusive).  Returns 1, or 0 for a map of modules only.
+ * (else _stext, else its lowest text symbol) and _end (else just past
+ * its highest kernel symbol: a kallsyms has no _end, and its last symbol
+ * is in the image).  Returns 1, or 0 for a map of modules only.
  */
 int
 kl_sym_image(const struct kl_symtab *t, uint64_t *lo, uint64_t *hi)
 {
-	if (t->ncore == 0 || t->hi <= (t->has_text ? t->text : t->lo))
+	size_t i;
+
+	if (t->ncore == 0)
 		return (0);
 	*lo = t->has_text ? t->text : t->lo;
 	*hi = t->hi;
-	return (1);
+	if (!kl_sym_core_find(t, "_end", &i) && *hi < UINT64_MAX)
+		(*hi)++;
+	return (*hi > *lo);
 }
 
 /* The map's _text (else _stext) address, 0 when it has neither. */

@@ -431,6 +431,14 @@ t_find_index(void **state)
 	assert_true(lo == UINT64_C(0xffffffff81000000));
 	assert_true(hi == UINT64_C(0xffffffff82000000));
 	kl_sym_free(t);
+	/* No _end (a kallsyms): the last symbol is in the image. */
+	t = kl_sym_load_mem(map, sizeof(map) - 1 - 24, "index.map", &err);
+	assert_non_null(t);
+	assert_int_equal(kl_sym_find(t, "_end", &a), 0);
+	assert_int_equal(kl_sym_image(t, &lo, &hi), 1);
+	assert_true(lo == UINT64_C(0xffffffff81000000));
+	assert_true(hi == UINT64_C(0xffffffff81400001));
+	kl_sym_free(t);
 }
 
 int
