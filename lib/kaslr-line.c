@@ -544,8 +544,9 @@ msr_rip(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
  * Can kl_kaslr_line() learn anything from the message m?  Without a map
  * only the lines starting "Kern" ("Kernel Offset: ", "Kernel relocated
  * by 0x", "Kernel command line: "), "KERN" ("KERNELOFFSET="), "KASL"
- * (kstates[]) or "Comm" ("Command line: ") can; with one, also frames, registers and kallsyms
- * lines.  Cheap, for callers that skip the call on most lines.
+ * (kstates[]) or "Comm" ("Command line: ") can; with one, also frames,
+ * registers and kallsyms lines.  Cheap, for callers that skip the call
+ * on most lines.
  */
 int
 kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)

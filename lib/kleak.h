@@ -987,6 +987,8 @@ void		 kl_kaslr_base(struct kl_kaslr *, uint64_t,
 enum kl_kaslr_state kl_kaslr_state(const uint8_t *, size_t, size_t *,
 		     size_t *);
 int		 kl_kaslr_slide(const struct kl_kaslr *, uint64_t *);
+int		 kl_kaslr_given(struct kl_kaslr *, uint64_t,
+		     enum kl_evidence_kind, uint64_t);
 int		 kl_kaslr_symbol(const struct kl_kaslr *, uint64_t, char *,
 		     size_t);
 void		 kl_kaslr_verdict(const struct kl_kaslr *,
