@@ -291,6 +291,13 @@ NUMBER(phys_base)=16777216" \
 like "$ERR" 'slide from kernel-offset line 4, kallsyms line 2 and 1 more' \
     "VMCOREINFO: KERNELOFFSET= and SYMBOL()= are the evidence"
 
+# A scan reports the lines that state the slide as layout findings.
+printf '[    0.000000] Kernel relocated by 0x3510000\nKERNELOFFSET=4200000\n' \
+    >"$TMP/stated.log"
+is "$("$KLEAKSCAN" --json "$TMP/stated.log" | sed -n 's/.*"text":"\([0-9a-f]*\)".*"region":"layout".*"rule":"\([a-z-]*\)".*/\1 \2/p' | tr '\n' ' ')" \
+    "3510000 kernel-relocated 4200000 vmcoreinfo-kerneloffset " \
+    "scan: Kernel relocated by and KERNELOFFSET= are layout findings"
+
 # The rescan refuses an output that still tells the slide: with a 32-bit
 # profile the 64-bit frames are no findings, yet they pair with the map.
 run --redact --redact-style=deslide --arch i386 --system-map "$MAP" \
