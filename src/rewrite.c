@@ -94,6 +94,7 @@ struct rewrite {
 	uint64_t		 t_unchecked;	/* ...not rescanned */
 	uint64_t		 t_deslid;	/* tokens in all */
 	uint64_t		 t_rest;
+	size_t			 hold;		/* bytes held at most */
 };
 
 /* A boot of the unit, as rewritten with --redact-style=deslide. */
@@ -496,6 +497,7 @@ fail:
 void
 rewrite_init(const struct cli *cli)
 {
+	struct kl_redact_opts ro;
 	struct kl_error	 err;
 	const char	*s;
 	int		 fd;
@@ -507,7 +509,13 @@ rewrite_init(const struct cli *cli)
 		rw.kill_after = strtoull(s, NULL, 10);
 	rw.kill_at = getenv("KLEAKSCAN_TEST_KILL_AT");
 	memset(&err, 0, sizeof(err));
-	if ((rw.r = kl_redact_new(&cli->ropt, rw_write, NULL, &err)) == NULL)
+	/* Test hook: a deslide hold of this many bytes. */
+	ro = cli->ropt;
+	if (cli->ropt.deslide &&
+	    (s = getenv("KLEAKSCAN_TEST_DESLIDE_HOLD")) != NULL)
+		ro.max_hold = (size_t)strtoull(s, NULL, 10);
+	rw.hold = ro.max_hold;
+	if ((rw.r = kl_redact_new(&ro, rw_write, NULL, &err)) == NULL)
 		log_fatal("cannot set up the rewriter: %s", err.msg);
 	if (cli->output != NULL && strcmp(cli->output, "-") != 0) {
 		if (open_temp(cli->output) == -1)
@@ -1097,8 +1105,8 @@ deslide_told(const struct input *in, struct kl_error *err)
 		if (d->early > 0)
 			log_note(in->disp, "boot %u: %" PRIu64 " addresses "
 			    "were decided before the boot ended (more than "
-			    "%zu MiB held)", d->rep.b.boot, d->early,
-			    rw.cli->ropt.max_hold >> 20);
+			    "%zu bytes held)", d->rep.b.boot, d->early,
+			    rw.hold);
 	}
 	rw.nds = 0;
 	return (rc);

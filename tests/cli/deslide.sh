@@ -234,6 +234,32 @@ is "$(printf '%s\n' "$OUT")" \
     "$("$KLEAKSCAN" --redact "$TMP/noslide.log")" \
     "no slide known: the same output as --redact-style=zero"
 
+# More than the hold waits (a test hook makes it 1000 bytes): the
+# addresses are decided with what the boot has told so far.  The frames
+# and the map give the slide early; without the map nothing has, and they
+# are zeroed, though the Kernel Offset line comes later.
+{
+	sed -n 1,12p "$TMP/panic.log"
+	i=0
+	while [ $i -lt 3000 ]; do
+		echo "[    5.222000] filler line $i"
+		i=$((i + 1))
+	done
+	sed -n 13p "$TMP/panic.log"
+} >"$TMP/long.log"
+KLEAKSCAN_TEST_DESLIDE_HOLD=1000 run --redact --redact-style=deslide \
+    --read-size=4096 --system-map "$MAP" "$TMP/long.log"
+is "$(printf '%s\n' "$OUT" | sed -n 6,12p)" "$(sed -n 6,12p "$TMP/panic.want")" \
+    "past the hold, with the map: the frames give the slide early, de-slid"
+like "$ERR" 'long\.log: boot 0: 12 addresses were decided before the boot ended \(more than 1000 bytes held\)' \
+    "past the hold: a note says so"
+KLEAKSCAN_TEST_DESLIDE_HOLD=1000 run --redact --redact-style=deslide \
+    --read-size=4096 "$TMP/long.log"
+is "$(printf '%s\n' "$OUT" | sed -n 6,12p | grep -c 'ffffffff')" 0 \
+    "past the hold, no map: no slide known yet, every address zeroed"
+is "$(printf '%s\n' "$OUT" | tail -n 1)" "$(tail -n 1 "$TMP/panic.want")" \
+    "past the hold, no map: the later Kernel Offset still written as 0"
+
 # deslide,hash: the image de-slid all the same; equal pointers equal,
 # different ones different.
 run --redact --redact-style=deslide,hash --hash-key=$KEY --system-map "$MAP" \
