@@ -92,6 +92,7 @@ struct rewrite {
 	uint64_t		 t_zero;	/* ...rescanned at slide 0 */
 	uint64_t		 t_none;	/* ...with no evidence left */
 	uint64_t		 t_unchecked;	/* ...not rescanned */
+	uint64_t		 t_other;	/* ...at another: refused */
 	uint64_t		 t_deslid;	/* tokens in all */
 	uint64_t		 t_rest;
 	size_t			 hold;		/* bytes held at most */
@@ -1062,8 +1063,10 @@ deslide_told(const struct input *in, struct kl_error *err)
 		if (cb[j].has_slide && cb[j].slide != 0 && rc == 0) {
 			kl_error_set(err, KL_EINVAL, 0, "boot %u of the "
 			    "rewritten output still tells a KASLR slide (%u "
-			    "piece%s of evidence): not written", cb[j].boot,
-			    cb[j].votes, cb[j].votes == 1 ? "" : "s");
+			    "piece%s of evidence): %s", cb[j].boot,
+			    cb[j].votes, cb[j].votes == 1 ? "" : "s",
+			    rw.tmp != NULL ? "not written" : "do not publish "
+			    "what went to standard output");
 			rc = -1;
 		}
 	for (i = 0; i < rw.nds && in != NULL; i++) {
@@ -1079,6 +1082,8 @@ deslide_told(const struct input *in, struct kl_error *err)
 			rw.t_unchecked++;
 		else if (c != NULL && c->has_slide && c->slide == 0)
 			rw.t_zero++;
+		else if (c != NULL && c->has_slide)
+			rw.t_other++;
 		else
 			rw.t_none++;
 		receipt_boot(in, d, nc < 0 ? NULL : c);
@@ -1232,7 +1237,7 @@ static void
 deslide_summary(int ok)
 {
 	const char	*rest;
-	char		 un[64];
+	char		 un[128];
 
 	if (rw.t_boots == 0)
 		return;
@@ -1241,6 +1246,9 @@ deslide_summary(int ok)
 	if (rw.t_unchecked > 0)
 		snprintf(un, sizeof(un), "; %" PRIu64 " not rescanned "
 		    "(journal streams)", rw.t_unchecked);
+	if (rw.t_other > 0)
+		snprintf(un + strlen(un), sizeof(un) - strlen(un), "; %"
+		    PRIu64 " at another slide (refused)", rw.t_other);
 	log_note(NULL, "deslide: %" PRIu64 " boot%s with kernel addresses: %"
 	    PRIu64 " de-slid, %" PRIu64 " without a known slide; %" PRIu64
 	    " addresses at their System.map values, %" PRIu64 " others %s; "
@@ -1248,7 +1256,7 @@ deslide_summary(int ok)
 	    "evidence in %" PRIu64 "%s", rw.t_boots,
 	    rw.t_boots == 1 ? "" : "s", rw.t_known, rw.t_boots - rw.t_known,
 	    rw.t_deslid, rw.t_rest, rest, rw.t_zero, rw.t_none, un);
-	if (ok && rw.t_unchecked == 0)
+	if (ok && rw.t_unchecked == 0 && rw.t_other == 0)
 		log_note(NULL, "deslide verdict: the output discloses no KASLR "
 		    "slide: its kernel image addresses are those of the "
 		    "public System.map, the rest is %s", rest);

@@ -333,6 +333,15 @@ like "$ERR" 'panic\.log: boot 0 of the rewritten output still tells a KASLR slid
     "an output that still tells the slide: the error says why"
 ok "an output that still tells the slide: -o is not written" \
     test ! -e "$TMP/refused.out"
+run --redact --redact-style=deslide --arch i386 --system-map "$MAP" \
+    "$TMP/panic.log"
+is "$STATUS" 2 "an output that still tells the slide, on standard output: exit 2"
+like "$ERR" 'panic\.log: boot 0 of the rewritten output still tells a KASLR slide \(4 pieces of evidence\): do not publish what went to standard output' \
+    "an output that still tells the slide, on standard output: the error says not to publish it"
+like "$ERR" 'deslide: .*; 1 at another slide \(refused\)$' \
+    "an output that still tells the slide: the summary counts it"
+is "$(printf '%s\n' "$ERR" | grep -c 'deslide verdict')" 0 \
+    "an output that still tells the slide: no deslide verdict"
 
 # A journal export: de-slid in place, lengths kept, not rescanned.
 python3 - "$TMP/panic.log" "$TMP/p.export" <<'EOF'
