@@ -206,6 +206,12 @@ ok "receipt: JSON Lines" python3 -c '
 import json, sys
 [json.loads(l) for l in open(sys.argv[1])]' "$TMP/rc"
 
+printf '%s\n' "$OUT" >"$TMP/once"
+"$KLEAKSCAN" --redact --redact-style=deslide --system-map "$MAP" "$TMP/once" \
+    >"$TMP/twice" 2>/dev/null
+ok "panic: de-sliding the output again changes nothing" \
+    cmp "$TMP/once" "$TMP/twice"
+
 # The Kernel Offset line comes last: the frames above wait for it, from a
 # file, a pipe, in 1-byte reads.
 cat "$TMP/panic.log" | "$KLEAKSCAN" --redact --redact-style=deslide \
