@@ -104,15 +104,33 @@ pair(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
 		kl_kaslr_keep(k, line, kind, KL_REGION_TEXT, v - (link + off));
 }
 
-/* "Kernel Offset: 0x4200000 from 0xffffffff81000000". */
+/*
+ * "Kernel Offset: 0x4200000 from 0xffffffff81000000"; loongarch's
+ * "Kernel relocated by 0x3510000"; the VMCOREINFO note's
+ * "KERNELOFFSET=4200000" (kernel/vmcore_info.c, as makedumpfile and
+ * crash print it).
+ */
 static int
 kernel_offset(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 {
 	static const char lit[] = "Kernel Offset: ";
 	static const char reloc[] = "Kernel relocated by 0x";
+	static const char note[] = "KERNELOFFSET=";
 	size_t i;
 	uint64_t off, from;
 
+	if (kl_startswith(m, n, KL_LIT(note))) {
+		i = sizeof(note) - 1;
+		if (i + 1 < n && m[i + 1] == 'x')
+			return (0);
+		if (!hex_at(m, n, &i, &off) || (i < n && m[i] != '\r' &&
+		    m[i] != ' '))
+			return (0);
+		if (kl_kaslr_vote_as(k, off, 1) == 0)
+			kl_kaslr_keep(k, line, KL_EV_KERNEL_OFFSET,
+			    KL_REGION_TEXT, off);
+		return (1);
+	}
 	if (kl_startswith(m, n, KL_LIT(reloc))) {
 		/* loongarch %lx; mips %pK, maybe hashed (8 zeros first). */
 		i = sizeof(reloc) - 1;
@@ -329,6 +347,41 @@ kallsyms_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 }
 
 /*
+ * "SYMBOL(init_uts_ns)=ffffffff86c1a000": the VMCOREINFO note prints
+ * symbols at their run-time address (VMCOREINFO_SYMBOL()), in hex
+ * without 0x.  With a map, a slide vote as a kallsyms line.
+ */
+static int
+vmcoreinfo_symbol(struct kl_kaslr *k, uint64_t line, const uint8_t *m,
+    size_t n)
+{
+	static const char lit[] = "SYMBOL(";
+	size_t i = sizeof(lit) - 1, s;
+	uint64_t v, link;
+	char name[128];
+
+	if (!kl_startswith(m, n, KL_LIT(lit)))
+		return (0);
+	for (s = i; i < n && is_symc(m[i]); i++)
+		;
+	if (i == s || i - s >= sizeof(name) || i + 2 >= n || m[i] != ')' ||
+	    m[i + 1] != '=')
+		return (0);
+	memcpy(name, m + s, i - s);
+	name[i - s] = '\0';
+	i += 2;
+	if ((i + 1 < n && m[i + 1] == 'x') || !hex_at(m, n, &i, &v) ||
+	    (i < n && m[i] != '\r' && m[i] != ' '))
+		return (0);
+	if (v == 0 || !kl_sym_find(k->map, name, &link) || v < link)
+		return (1);
+	if (kl_kaslr_vote(k, v - link) == 0)
+		kl_kaslr_keep(k, line, KL_EV_KALLSYMS, KL_REGION_TEXT,
+		    v - link);
+	return (1);
+}
+
+/*
  * Frames: a raw address in brackets ("[<ffffffff81234567>]" or powerpc's
  * "[c000000000123456]") directly followed by the symbol it is.
  */
@@ -490,9 +543,10 @@ msr_rip(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 /*
  * Can kl_kaslr_line() learn anything from the message m?  Without a map
  * only the lines starting "Kern" ("Kernel Offset: ", "Kernel relocated
- * by 0x", "Kernel command line: "), "KASL" (kstates[]) or "Comm"
- * ("Command line: ") can; with one, also frames, registers and kallsyms
- * lines.  Cheap, for callers that skip the call on most lines.
+ * by 0x", "Kernel command line: "), "KERN" ("KERNELOFFSET="), "KASL"
+ * (kstates[]) or "Comm" ("Command line: ") can; with one, also frames,
+ * registers and kallsyms lines.  Cheap, for callers that skip the call
+ * on most lines.
  */
 int
 kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
@@ -504,6 +558,7 @@ kl_kaslr_wants(const struct kl_kaslr *k, const uint8_t *m, size_t n)
 	switch (m[0]) {
 	case 'K':
 		return ((m[1] == 'e' && m[2] == 'r' && m[3] == 'n') ||
+		    (m[1] == 'E' && m[2] == 'R' && m[3] == 'N') ||
 		    (m[1] == 'A' && m[2] == 'S' && m[3] == 'L'));
 	case 'C':
 		return (m[1] == 'o' && m[2] == 'm' && m[3] == 'm');
@@ -536,9 +591,9 @@ kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
 /*
  * Look at one line of the boot segment (its message).  Returns what the
  * line itself discloses of the layout: 1 for a slide ("Kernel Offset:
- * 0x..", "Kernel relocated by 0x.."), 2 for KASLR off, 3 for a failed
- * randomisation (kl_kaslr_state()), 4 for arm64's "PHYS_OFFSET: 0x..",
- * else 0.
+ * 0x..", "Kernel relocated by 0x..", "KERNELOFFSET=.."), 2 for KASLR
+ * off, 3 for a failed randomisation (kl_kaslr_state()), 4 for arm64's
+ * "PHYS_OFFSET: 0x..", else 0.
  */
 int
 kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
@@ -567,6 +622,9 @@ kl_kaslr_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 	default:
 		if (k->map != NULL && kl_isxdigit(m[0]) &&
 		    kallsyms_line(k, line, m, n))
+			return (0);
+		if (k->map != NULL && m[0] == 'S' &&
+		    vmcoreinfo_symbol(k, line, m, n))
 			return (0);
 		break;
 	}

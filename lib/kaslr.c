@@ -350,6 +350,21 @@ kl_kaslr_vote(struct kl_kaslr *k, uint64_t s)
 	return (kl_kaslr_vote_as(k, s, 0));
 }
 
+/*
+ * A slide the caller knows from outside the segment's lines (a captured
+ * system's kallsyms read with its map: KL_EV_CAPTURE): a vote, kept as
+ * evidence of kind at line.  Returns 0, or -1 when s is impossible.
+ */
+int
+kl_kaslr_given(struct kl_kaslr *k, uint64_t line, enum kl_evidence_kind kind,
+    uint64_t s)
+{
+	if (kl_kaslr_vote(k, s) == -1)
+		return (-1);
+	kl_kaslr_keep(k, line, kind, KL_REGION_TEXT, s);
+	return (0);
+}
+
 /* Take back a vote for slide s. */
 static void
 unvote(struct kl_kaslr *k, uint64_t s)
@@ -694,6 +709,7 @@ kl_evidence_name(enum kl_evidence_kind kind)
 		[KL_EV_LEAK_SOURCE] = "leak-source",
 		[KL_EV_MEMORY_MAP] = "memory-map",
 		[KL_EV_PHYS_OFFSET] = "phys-offset",
+		[KL_EV_CAPTURE] = "capture",
 	};
 
 	if ((size_t)kind >= sizeof(names) / sizeof(names[0]) ||

@@ -295,6 +295,7 @@ struct kl_token {
 #define KL_F_UNHASHED	0x1	/* the boot said %p hashing is off */
 #define KL_F_HEAD_CUT	0x2	/* line text starts after the line start */
 #define KL_F_TAIL_CUT	0x4	/* line text ends before the line end */
+#define KL_F_SLIDE	0x8	/* the value is the KASLR slide itself */
 
 /* One reported token (a leak, or a suppressed look-alike). */
 struct kl_finding {
@@ -740,12 +741,48 @@ enum kl_redact_style {
 /* Options of a rewriter. */
 struct kl_redact_opts {
 	int			 level;		/* 2, 3 or 4 (--restrict) */
-	enum kl_redact_style	 style;
+	enum kl_redact_style	 style;		/* of what is not de-slid */
 	uint8_t			 key[16];	/* SipHash key for HASH */
 	size_t			 max_hold;	/* bytes held before the
 						   caller settles; 0: 16 MiB */
+	int			 deslide;	/* image addresses to their
+						   link-time values */
 };
 struct kl_redact;
+
+/*
+ * What the boot segment of waiting tokens tells of the kernel image, for
+ * the deslide style (kl_redact_resolve()): the slide, when known, and
+ * the image at run time, [lo, hi); hi 0 when no map gives its end: then
+ * the values of region text at or above lo.
+ */
+struct kl_redact_image {
+	int			 known;
+	uint64_t		 slide;
+	uint64_t		 lo;
+	uint64_t		 hi;
+};
+
+/* How a token was rewritten. */
+enum kl_redact_how {
+	KL_REDACT_HOW_ZERO = 0,
+	KL_REDACT_HOW_HASH,
+	KL_REDACT_HOW_DESLIDE,		/* the value less the slide */
+};
+
+/* A waiting token rewritten by kl_redact_resolve(), for a receipt. */
+struct kl_redact_token {
+	uint64_t		 offset;	/* where its bytes start */
+	uint64_t		 line;
+	uint64_t		 column;
+	unsigned		 boot;
+	uint64_t		 value;
+	uint64_t		 link;		/* written (DESLIDE) */
+	const uint8_t		*text;		/* the digits as they were */
+	size_t			 textlen;
+	enum kl_region		 region;
+	enum kl_redact_how	 how;
+};
 
 /* redact.c */
 struct kl_redact *kl_redact_new(const struct kl_redact_opts *,
@@ -771,6 +808,16 @@ int		 kl_redact_digits(const struct kl_redact *,
 uint8_t		*kl_redact_hold(struct kl_redact *, uint64_t, size_t,
 		     uint64_t *, size_t *);
 void		 kl_redact_count(struct kl_redact *, uint64_t);
+enum kl_redact_how kl_redact_how(const struct kl_redact *,
+		     const struct kl_finding *, const struct kl_redact_image *);
+int		 kl_redact_digits_as(const struct kl_redact *,
+		     const struct kl_finding *, const struct kl_redact_image *,
+		     uint8_t *, enum kl_redact_how *);
+size_t		 kl_redact_waiting(const struct kl_redact *);
+int		 kl_redact_resolve(struct kl_redact *,
+		     const struct kl_redact_image *,
+		     void (*)(void *, const struct kl_redact_token *), void *,
+		     struct kl_error *);
 
 /* symbols.c */
 #define KL_SYM_LINE_MAX	1024	/* longer map lines are malformed */
@@ -815,6 +862,7 @@ int		 kl_sym_format(const struct kl_sym_hit *, char *, size_t);
 int		 kl_sym_find(const struct kl_symtab *, const char *,
 		     uint64_t *);
 uint64_t	 kl_sym_text(const struct kl_symtab *);
+int		 kl_sym_image(const struct kl_symtab *, uint64_t *, uint64_t *);
 struct kl_symdir *kl_symdir_open(const char *, struct kl_error *);
 size_t		 kl_symdir_count(const struct kl_symdir *);
 const char	*kl_symdir_release(const struct kl_symdir *, size_t);
@@ -837,6 +885,8 @@ enum kl_evidence_kind {
 	KL_EV_LEAK_SOURCE,		/* another known leaky line shape */
 	KL_EV_MEMORY_MAP,		/* e820, EFI, zones, reservations */
 	KL_EV_PHYS_OFFSET,		/* arm64 "PHYS_OFFSET: 0x.." */
+	KL_EV_CAPTURE,			/* a captured system's kallsyms and
+					   its map (--redact, deslide) */
 };
 
 /* What a line says of the KASLR state (kl_kaslr_state()). */
@@ -937,6 +987,8 @@ void		 kl_kaslr_base(struct kl_kaslr *, uint64_t,
 enum kl_kaslr_state kl_kaslr_state(const uint8_t *, size_t, size_t *,
 		     size_t *);
 int		 kl_kaslr_slide(const struct kl_kaslr *, uint64_t *);
+int		 kl_kaslr_given(struct kl_kaslr *, uint64_t,
+		     enum kl_evidence_kind, uint64_t);
 int		 kl_kaslr_symbol(const struct kl_kaslr *, uint64_t, char *,
 		     size_t);
 void		 kl_kaslr_verdict(const struct kl_kaslr *,

@@ -65,18 +65,37 @@ lower(const struct sym *s, size_t lo, size_t hi, uint64_t addr)
 	return (lo);
 }
 
-/* Find the kernel symbol called name; its index in *ip. */
+/*
+ * Find the kernel symbol called name, the first by address of those so
+ * called; its index in *ip.  By the name index once the table is built
+ * (a binary search), by a walk while it is being built.
+ */
 int
 kl_sym_core_find(const struct kl_symtab *t, const char *name, size_t *ip)
 {
-	size_t i;
+	size_t i, lo = 0, hi = t->ncore, mid;
 
-	for (i = 0; i < t->ncore; i++)
-		if (strcmp(t->pool + t->sym[i].name, name) == 0) {
-			*ip = i;
-			return (1);
-		}
-	return (0);
+	if (t->byname == NULL) {
+		for (i = 0; i < t->ncore; i++)
+			if (strcmp(t->pool + t->sym[i].name, name) == 0) {
+				*ip = i;
+				return (1);
+			}
+		return (0);
+	}
+	/* The first entry whose name is >= name. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(t->pool + t->sym[t->byname[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == t->ncore ||
+	    strcmp(t->pool + t->sym[t->byname[lo]].name, name) != 0)
+		return (0);
+	*ip = t->byname[lo];
+	return (1);
 }
 
 /* Free a symbol table. */
@@ -86,6 +105,7 @@ kl_sym_free(struct kl_symtab *t)
 	if (t == NULL)
 		return;
 	free(t->sym);
+	free(t->byname);
 	free(t->mod);
 	free(t->pool);
 	free(t->release);
@@ -260,6 +280,26 @@ kl_sym_find(const struct kl_symtab *t, const char *name, uint64_t *addr)
 		return (0);
 	*addr = t->sym[i].addr;
 	return (1);
+}
+
+/*
+ * The kernel image of the map, [_text, _end) at link time: its _text
+ * (else _stext, else its lowest text symbol) and _end (else just past
+ * its highest kernel symbol: a kallsyms has no _end, and its last symbol
+ * is in the image).  Returns 1, or 0 for a map of modules only.
+ */
+int
+kl_sym_image(const struct kl_symtab *t, uint64_t *lo, uint64_t *hi)
+{
+	size_t i;
+
+	if (t->ncore == 0)
+		return (0);
+	*lo = t->has_text ? t->text : t->lo;
+	*hi = t->hi;
+	if (!kl_sym_core_find(t, "_end", &i) && *hi < UINT64_MAX)
+		(*hi)++;
+	return (*hi > *lo);
 }
 
 /* The map's _text (else _stext) address, 0 when it has neither. */

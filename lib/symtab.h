@@ -47,6 +47,8 @@ struct kl_symtab {
 	uint64_t		 hi;
 	uint64_t		 text;
 	int			 has_text;
+	uint32_t		*byname;	/* kernel symbols by name, then
+					   by address (kl_sym_core_find) */
 	char			*release;
 	struct kl_sym_stats	 st;
 };

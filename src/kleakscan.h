@@ -21,6 +21,8 @@
 #define MAX_DEPTH_DEFAULT	8
 #define MAX_DEPTH_MAX		KL_INPUT_DEPTH_MAX
 #define JOBS_MAX		256
+#define DESLIDE_HOLD		(64u << 20)	/* bytes of a boot held for
+						   its slide (deslide) */
 
 /* What is printed per input (the last of -c, -l, -L wins). */
 enum mode {
@@ -184,6 +186,14 @@ struct bootrep {
 	char			 release[128];	/* "" when unknown */
 	int			 has_map;
 	char			 map[1024];	/* the System.map used */
+};
+
+/* A boot segment of a rewritten unit, as the deslide check saw it. */
+struct check_boot {
+	unsigned		 boot;
+	int			 has_slide;	/* the output tells a slide */
+	uint64_t		 slide;
+	unsigned		 votes;		/* evidence agreeing */
 };
 
 /* A report printer: text or JSON Lines. */
@@ -357,6 +367,8 @@ int		 rewrite_data(const void *, size_t, struct kl_error *);
 int		 rewrite_settle(struct kl_scan *, struct kl_error *);
 int		 rewrite_settle_at(struct kl_scan *, uint64_t,
 		     struct kl_error *);
+int		 rewrite_boot(const struct input *, const struct bootrep *,
+		     const struct kl_redact_image *, struct kl_error *);
 int		 rewrite_finding(const struct input *,
 		     const struct kl_finding *, struct kl_error *);
 int		 rewrite_unit_end(struct kl_error *);
@@ -383,6 +395,17 @@ int		 repack_input(const struct cli *, const struct kl_input_ops *,
 extern const char		leak_sources_data[];
 extern const unsigned long	leak_sources_size;
 
+/* deslide.c */
+void		 deslide_init(const struct cli *);
+void		 deslide_begin(int);
+void		 deslide_feed(const void *, size_t);
+ssize_t		 deslide_end(const struct check_boot **);
+void		 deslide_free(void);
+void		 deslide_input(const char *);
+void		 deslide_stream(const char *);
+void		 deslide_unit(const char *, const char *const *, size_t);
+void		 deslide_learn(const struct kl_redact_image *);
+
 /* verdict.c */
 #define VERDICT_LINE_MAX 16	/* findings one line can make itself */
 void		 verdict_init(const struct cli *);
@@ -403,6 +426,10 @@ int		 verdict_wait(const struct kl_finding *);
 void		 verdict_flush(void (*)(const struct kl_finding *,
 		     const char *));
 void		 verdict_boot(const struct kl_boot *, struct bootrep *);
+void		 verdict_image(enum kl_arch_id, struct kl_redact_image *);
+const struct kl_symtab *verdict_map(const char *, const char **);
+void		 verdict_capture(const char *, const struct kl_symtab *,
+		     const char *, int, uint64_t);
 const struct kl_leak_entry *verdict_source(const char *);
 
 /* callsite.c */
@@ -475,6 +502,10 @@ void		 captured_sc(struct live *, int);
 void		 captured_facts(struct live *);
 void		 captured_walk(struct live *);
 int		 captured_logs(struct live *);
+int		 captured_kernel_files(const char *, int,
+		     int (*)(void *, const char *),
+		     void (*)(void *, const char *, const char *, size_t),
+		     void *);
 /* live-facts.c */
 const char	*facts_in_root(struct live *, const char *, char *, size_t);
 int		 facts_map_text(const char *, size_t, uint64_t *);

@@ -550,3 +550,120 @@ captured_logs(struct live *lv)
 	snprintf(dir, sizeof(dir), "%s/var/log", lv->root);
 	return (access(dir, F_OK) == 0);
 }
+
+/* The system files a captured directory may hold of its kernel. */
+static const char *const kernel_files[] = {
+	"proc/kallsyms", "proc/sys/kernel/osrelease",
+	"sos_commands/kernel/uname_-a", NULL
+};
+
+/* Read the file path whole (at most LIVE_FILE_MAX) into b: 0, or -1. */
+static int
+read_whole(const char *path, struct buf *b)
+{
+	FILE	*f;
+	size_t	 r;
+
+	b->len = 0;
+	if ((f = fopen(path, "re")) == NULL)
+		return (-1);
+	for (;;) {
+		buf_reserve(b, b->len + 65536 + 1);
+		r = fread(b->p + b->len, 1, 65536, f);
+		b->len += r;
+		if (r == 0 || b->len >= LIVE_FILE_MAX)
+			break;
+	}
+	if (b->len > LIVE_FILE_MAX)
+		b->len = LIVE_FILE_MAX;
+	b->p[b->len] = '\0';
+	r = (size_t)ferror(f);
+	fclose(f);
+	return (r != 0 ? -1 : 0);
+}
+
+/*
+ * The files of a captured system (a directory, or an archive such as a
+ * sosreport) that tell where its kernel sits, for --redact-style=deslide:
+ * got(arg, rel, bytes, n) for each regular file, relative to the
+ * system's root (kl_live_relpath()), that want(arg, rel) asks for, read
+ * whole up to LIVE_FILE_MAX.  A directory is asked for its kallsyms,
+ * osrelease, uname -a and boot/System.map-*; an archive for each of its
+ * members, in one reading of it before it is rewritten.  Returns 0, or
+ * -1 when root cannot be read as either.
+ */
+int
+captured_kernel_files(const char *root, int is_dir,
+    int (*want)(void *, const char *),
+    void (*got)(void *, const char *, const char *, size_t), void *arg)
+{
+	struct archive		*a;
+	struct archive_entry	*e;
+	struct dirent		*de;
+	struct buf		 b;
+	const char		*rel;
+	char			 path[2 * PATH_MAX], name[PATH_MAX];
+	DIR			*d;
+	la_ssize_t		 r;
+	size_t			 i;
+	int			 rc = 0;
+
+	memset(&b, 0, sizeof(b));
+	if (is_dir) {
+		for (i = 0; kernel_files[i] != NULL; i++) {
+			snprintf(path, sizeof(path), "%s/%s", root,
+			    kernel_files[i]);
+			if (want(arg, kernel_files[i]) &&
+			    read_whole(path, &b) == 0)
+				got(arg, kernel_files[i], b.p, b.len);
+		}
+		snprintf(path, sizeof(path), "%s/boot", root);
+		if ((d = opendir(path)) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				snprintf(name, sizeof(name), "boot/%s",
+				    de->d_name);
+				snprintf(path, sizeof(path), "%s/%s", root,
+				    name);
+				if (strncmp(de->d_name, "System.map-", 11) ==
+				    0 && want(arg, name) &&
+				    read_whole(path, &b) == 0)
+					got(arg, name, b.p, b.len);
+			}
+			closedir(d);
+		}
+		buf_free(&b);
+		return (0);
+	}
+	if ((a = archive_read_new()) == NULL)
+		return (-1);
+	(void)archive_read_support_filter_all(a);
+	(void)archive_read_support_format_all(a);
+	if (archive_read_open_filename(a, root, 65536) != ARCHIVE_OK) {
+		archive_read_free(a);
+		return (-1);
+	}
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    (rel = kl_live_relpath(archive_entry_pathname(e))) ==
+		    NULL || !want(arg, rel))
+			continue;
+		for (b.len = 0;;) {
+			buf_reserve(&b, b.len + 65536 + 1);
+			if ((r = archive_read_data(a, b.p + b.len, 65536)) <= 0)
+				break;
+			b.len += (size_t)r;
+			if (b.len >= LIVE_FILE_MAX)
+				break;
+		}
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		b.p[b.len] = '\0';
+		got(arg, rel, b.p, b.len);
+	}
+	archive_read_free(a);
+	buf_free(&b);
+	return (rc);
+}

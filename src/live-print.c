@@ -63,7 +63,7 @@ live_print_verdict(struct live *lv)
 {
 	const struct facts	*fx = &lv->fx;
 	const struct kl_arch	*ka;
-	char			 v[128], w[256];
+	char			 v[128], w[384];
 	uint64_t		 base;
 	int			 first = 1;
 
@@ -163,11 +163,15 @@ live_print_verdict(struct live *lv)
 	    0;
 	if (fx->have_text && base != 0) {
 		snprintf(v, sizeof(v), "0x%" PRIx64, fx->text - base);
-		snprintf(w, sizeof(w), "from kallsyms _text and %s; %s",
+		snprintf(w, sizeof(w), "from kallsyms _text and %s; %s%s",
 		    fx->have_map_text ? "the map" : "the default base",
 		    !fx->kallsyms_known ? "who can read kallsyms: unknown" :
 		    fx->kallsyms_everyone ? "every user reads it" :
-		    "only privileged readers see it");
+		    "only privileged readers see it",
+		    fx->have_map_text && fx->text == base ? "; kallsyms "
+		    "holds the map's own addresses (KASLR off, or "
+		    "--redact-style=deslide): nothing beyond the public map" :
+		    "");
 		verdict_row(lv, &first, "slide", v, w);
 		if (fx->have_map_text)
 			verdict_row(lv, &first, "map", fx->map,

@@ -71,7 +71,9 @@ static const char *const formats[] = {
 	"auto", "text", "kmsg", "export", "json", NULL
 };
 static const char *const engines[] = { "fast", "pcre2", NULL };
-static const char *const styles[] = { "zero", "hash", NULL };
+static const char *const styles[] = {
+	"zero", "hash", "deslide", "deslide,hash", NULL
+};
 static const char *const whens[] = { "auto", "always", "never", NULL };
 static const char *const levels[] = { "2", "3", "4", NULL };
 static const char *const shells[] = { "bash", "zsh", NULL };
@@ -174,7 +176,7 @@ static const struct optdef optdefs[] = {
 	{ "restrict", required_argument, OPT_RESTRICT, "N",
 	    "2 (default), 3: also hashed %p, 4: also physical" },
 	{ "redact-style", required_argument, OPT_REDACT_STYLE, "STYLE",
-	    "zero (the default) or hash (keyed, as %p prints)" },
+	    "zero (default), hash, deslide, deslide,hash" },
 	{ "hash-key", required_argument, OPT_HASH_KEY, "HEX",
 	    "32 hex digits: the key of --redact-style=hash" },
 	{ "receipt", required_argument, OPT_RECEIPT, "FILE",
@@ -461,6 +463,9 @@ options_finish(struct cli *cli)
 			    strerror(errno));
 		/* The rewriter decides on suppressed tokens too (level 3). */
 		cli->kl.suppressed = 1;
+		/* deslide: a boot segment's addresses wait for its slide. */
+		if (cli->ropt.deslide)
+			cli->ropt.max_hold = DESLIDE_HOLD;
 	}
 	if (cli->live && cli->live_root != NULL)
 		log_usage("--live and --live-root: give one");
@@ -545,7 +550,7 @@ options_parse(int argc, char **argv, struct cli *cli)
 	char		 so[2 * NOPTDEFS + 2];
 	const char	*shell = NULL;
 	uint64_t	 v;
-	int		 c;
+	int		 c, k;
 
 	memset(cli, 0, sizeof(*cli));
 	cli->kl.arch = KL_ARCH_AUTO;
@@ -725,8 +730,11 @@ options_parse(int argc, char **argv, struct cli *cli)
 			cli->ropt.level = (int)v;
 			break;
 		case OPT_REDACT_STYLE:
-			cli->ropt.style = parse_word("redact-style", optarg,
-			    styles) == 0 ? KL_REDACT_ZERO : KL_REDACT_HASH;
+			/* zero, hash, deslide (zero), deslide,hash */
+			k = parse_word("redact-style", optarg, styles);
+			cli->ropt.style = k % 2 == 0 ? KL_REDACT_ZERO :
+			    KL_REDACT_HASH;
+			cli->ropt.deslide = k >= 2;
 			break;
 		case OPT_HASH_KEY:
 			if (parse_key(optarg, cli->ropt.key) == -1)

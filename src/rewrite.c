@@ -78,9 +78,39 @@ struct rewrite {
 	char			*sdir;		/* the directory looked at */
 	char			**stale;	/* ...our files found in it */
 	size_t			 nstale;
+	/* --redact-style=deslide */
+	const struct input	*in;		/* of the waiting tokens */
+	uint64_t		 b_deslid;	/* tokens of the boot: */
+	uint64_t		 b_rest;	/* ...de-slid, and not */
+	uint64_t		 b_early;	/* ...decided before its end */
+	uint64_t		 b_slide;	/* its slide, written as 0 */
+	struct dsboot		*ds;		/* the unit's boots, told at */
+	size_t			 nds;		/* ...its end */
+	size_t			 cds;
+	uint64_t		 t_boots;	/* boots with such tokens */
+	uint64_t		 t_known;	/* ...whose slide was known */
+	uint64_t		 t_zero;	/* ...rescanned at slide 0 */
+	uint64_t		 t_none;	/* ...with no evidence left */
+	uint64_t		 t_unchecked;	/* ...not rescanned */
+	uint64_t		 t_other;	/* ...at another: refused */
+	uint64_t		 t_deslid;	/* tokens in all */
+	uint64_t		 t_rest;
+	size_t			 hold;		/* bytes held at most */
+};
+
+/* A boot of the unit, as rewritten with --redact-style=deslide. */
+struct dsboot {
+	struct bootrep		 rep;
+	struct kl_redact_image	 img;
+	uint64_t		 deslid;	/* tokens de-slid */
+	uint64_t		 rest;		/* ...in the rest style */
+	uint64_t		 slide;		/* ...its slide, as 0 */
+	uint64_t		 early;		/* ...decided before its end */
 };
 
 static struct rewrite	rw;
+
+static int	deslide_early(struct kl_error *);
 
 /* Write bytes to the destination as they are. */
 int
@@ -113,6 +143,8 @@ static int
 rw_write(void *arg, const void *p, size_t n)
 {
 	(void)arg;
+	if (rw.cli->ropt.deslide)
+		deslide_feed(p, n);
 	if (rw.target != NULL)
 		return (rw.target(rw.target_arg, p, n));
 	return (rewrite_out(p, n));
@@ -466,6 +498,7 @@ fail:
 void
 rewrite_init(const struct cli *cli)
 {
+	struct kl_redact_opts ro;
 	struct kl_error	 err;
 	const char	*s;
 	int		 fd;
@@ -477,7 +510,13 @@ rewrite_init(const struct cli *cli)
 		rw.kill_after = strtoull(s, NULL, 10);
 	rw.kill_at = getenv("KLEAKSCAN_TEST_KILL_AT");
 	memset(&err, 0, sizeof(err));
-	if ((rw.r = kl_redact_new(&cli->ropt, rw_write, NULL, &err)) == NULL)
+	/* Test hook: a deslide hold of this many bytes. */
+	ro = cli->ropt;
+	if (cli->ropt.deslide &&
+	    (s = getenv("KLEAKSCAN_TEST_DESLIDE_HOLD")) != NULL)
+		ro.max_hold = (size_t)strtoull(s, NULL, 10);
+	rw.hold = ro.max_hold;
+	if ((rw.r = kl_redact_new(&ro, rw_write, NULL, &err)) == NULL)
 		log_fatal("cannot set up the rewriter: %s", err.msg);
 	if (cli->output != NULL && strcmp(cli->output, "-") != 0) {
 		if (open_temp(cli->output) == -1)
@@ -485,6 +524,8 @@ rewrite_init(const struct cli *cli)
 			    cli->output, strerror(errno));
 	} else if (cli->output_dir == NULL)
 		rw.out = stdout;
+	if (cli->ropt.deslide)
+		deslide_init(cli);
 	if (cli->receipt != NULL) {
 		fd = open(cli->receipt, O_WRONLY | O_CREAT | O_TRUNC |
 		    O_CLOEXEC, 0600);
@@ -680,6 +721,12 @@ rewrite_unit_begin(const struct kl_unit *u, enum kl_unit_kind kind,
     char *msg, size_t msgsize)
 {
 	kl_redact_reset(rw.r);
+	rw.in = NULL;
+	rw.nds = 0;
+	rw.b_deslid = rw.b_rest = rw.b_early = rw.b_slide = 0;
+	/* Text units are rescanned as they are written (deslide.c). */
+	if (rw.cli->ropt.deslide)
+		deslide_begin(kind == KL_UNIT_TEXT);
 	if (!rw.repacking && (u->nmembers > 0 || u->filter != NULL)) {
 		snprintf(msg, msgsize, "cannot rewrite archives or compressed "
 		    "files yet: nothing written for this input");
@@ -732,7 +779,8 @@ rewrite_settle_at(struct kl_scan *sc, uint64_t off, struct kl_error *err)
 	rw.nentries -= k;
 	if (kl_redact_settle(rw.r, upto, err) == -1)
 		return (-1);
-	if (kl_redact_full(rw.r) && kl_scan_settle(sc) != 0)
+	if (kl_redact_full(rw.r) && (kl_scan_settle(sc) != 0 ||
+	    deslide_early(err) == -1))
 		return (-1);
 	return (0);
 }
@@ -751,7 +799,7 @@ rewrite_settle(struct kl_scan *sc, struct kl_error *err)
 	if (kl_redact_settle(rw.r, kl_scan_settled(sc), err) == -1)
 		return (-1);
 	if (kl_redact_full(rw.r)) {
-		if (kl_scan_settle(sc) != 0)
+		if (kl_scan_settle(sc) != 0 || deslide_early(err) == -1)
 			return (-1);
 		if (kl_redact_settle(rw.r, kl_scan_settled(sc), err) == -1)
 			return (-1);
@@ -759,33 +807,314 @@ rewrite_settle(struct kl_scan *sc, struct kl_error *err)
 	return (0);
 }
 
-/*
- * Record one rewritten token in the receipt (JSON Lines); offset: where
- * its bytes start in the unit (in a JSON byte array, its first number).
- */
+/* The word of a way of rewriting, for the receipt. */
+static const char *
+how_name(enum kl_redact_how how)
+{
+	switch (how) {
+	case KL_REDACT_HOW_DESLIDE:
+		return ("deslide");
+	case KL_REDACT_HOW_HASH:
+		return ("hash");
+	default:
+		return ("zero");
+	}
+}
+
+/* Start a receipt line of input in: {("type":TYPE,)"path":..,"members":[..], */
 static void
-receipt_line(const struct input *in, const struct kl_finding *f,
-    uint64_t offset)
+receipt_head(const struct input *in, const char *type)
 {
 	size_t	i;
 
-	if (rw.receipt == NULL)
-		return;
 	buf_reserve(&rw.esc, in->namelen * 6 + 1);
 	kl_esc_json(rw.esc.p, rw.esc.size, (const uint8_t *)in->name,
 	    in->namelen);
-	fprintf(rw.receipt, "{\"path\":\"%s\",\"members\":[", rw.esc.p);
+	fputc('{', rw.receipt);
+	if (type != NULL)
+		fprintf(rw.receipt, "\"type\":\"%s\",", type);
+	fprintf(rw.receipt, "\"path\":\"%s\",\"members\":[", rw.esc.p);
 	for (i = 0; i < in->nmembers; i++) {
 		buf_reserve(&rw.esc, strlen(in->members[i]) * 6 + 1);
 		kl_esc_json(rw.esc.p, rw.esc.size,
 		    (const uint8_t *)in->members[i], strlen(in->members[i]));
 		fprintf(rw.receipt, "%s\"%s\"", i > 0 ? "," : "", rw.esc.p);
 	}
-	fprintf(rw.receipt, "],\"line\":%" PRIu64 ",\"column\":%" PRIu64
-	    ",\"offset\":%" PRIu64 ",\"original\":\"%.*s\",\"region\":\"%s\""
-	    "}\n", f->line, f->column, offset, (int)f->textlen,
-	    (const char *)f->text, f->suppressed != KL_SUP_NONE ?
-	    kl_suppress_name(f->suppressed) : kl_region_name(f->region));
+	fputs("],", rw.receipt);
+}
+
+/*
+ * Record one rewritten token in the receipt (JSON Lines); offset: where
+ * its bytes start in the unit (in a JSON byte array, its first number).
+ * With --redact-style=deslide, its boot and how it was rewritten too.
+ */
+static void
+receipt_token(const struct input *in, uint64_t line, uint64_t column,
+    uint64_t offset, const uint8_t *text, size_t textlen, const char *region,
+    unsigned boot, enum kl_redact_how how)
+{
+	if (rw.receipt == NULL)
+		return;
+	receipt_head(in, NULL);
+	fprintf(rw.receipt, "\"line\":%" PRIu64 ",\"column\":%" PRIu64
+	    ",\"offset\":%" PRIu64 ",\"original\":\"%.*s\",\"region\":\"%s\"",
+	    line, column, offset, (int)textlen, (const char *)text, region);
+	if (rw.cli->ropt.deslide)
+		fprintf(rw.receipt, ",\"boot\":%u,\"rewritten\":\"%s\"", boot,
+		    how_name(how));
+	fputs("}\n", rw.receipt);
+}
+
+/* Record one token rewritten at once (finding f) in the receipt. */
+static void
+receipt_line(const struct input *in, const struct kl_finding *f,
+    uint64_t offset)
+{
+	receipt_token(in, f->line, f->column, offset, f->text, f->textlen,
+	    f->suppressed != KL_SUP_NONE ? kl_suppress_name(f->suppressed) :
+	    kl_region_name(f->region), f->boot, kl_redact_how(rw.r, f, NULL));
+}
+
+/* A waiting token was rewritten (kl_redact_resolve()): count, record. */
+static void
+token_done(void *arg, const struct kl_redact_token *t)
+{
+	(void)arg;
+	if (t->how == KL_REDACT_HOW_DESLIDE)
+		rw.b_deslid++;
+	else
+		rw.b_rest++;
+	rw.changed++;
+	rw.count++;
+	if (rw.in != NULL)
+		receipt_token(rw.in, t->line, t->column, t->offset, t->text,
+		    t->textlen, kl_region_name(t->region), t->boot, t->how);
+}
+
+/*
+ * Too much is held while tokens wait for their boot's slide: decide
+ * them with what the segment has told so far (its slide, or none).
+ */
+static int
+deslide_early(struct kl_error *err)
+{
+	struct kl_redact_image	img;
+	size_t			n = kl_redact_waiting(rw.r);
+
+	if (n == 0)
+		return (0);
+	verdict_image(KL_ARCH_AUTO, &img);
+	rw.b_early += n;
+	return (kl_redact_resolve(rw.r, &img, token_done, NULL, err));
+}
+
+/* The kinds of evidence that give a slide, as the notes name them. */
+static const enum kl_evidence_kind slide_kinds[] = {
+	KL_EV_KERNEL_OFFSET, KL_EV_KASLR_OFF, KL_EV_KALLSYMS, KL_EV_FRAME,
+	KL_EV_REGISTER, KL_EV_LAYOUT_DUMP, KL_EV_CAPTURE,
+};
+
+/*
+ * The evidence of a boot's slide, in words, into buf: the first line of
+ * each kind kept and how many more ("kallsyms line 357 and 9 more").
+ */
+static void
+evidence_words(const struct bootrep *rep, char *buf, size_t size)
+{
+	const struct kl_boot_verdict	*v = &rep->v;
+	size_t				 i, k, n, first, len = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < sizeof(slide_kinds) / sizeof(slide_kinds[0]); k++) {
+		for (i = n = 0, first = SIZE_MAX; i < v->nev; i++)
+			if (v->ev[i].kind == slide_kinds[k] &&
+			    v->ev[i].region == KL_REGION_TEXT && n++ == 0)
+				first = i;
+		if (n == 0 || len >= size)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		    len > 0 ? ", " : "", kl_evidence_name(slide_kinds[k]));
+		if (len < size && v->ev[first].line != 0)
+			len += (size_t)snprintf(buf + len, size - len,
+			    " line %" PRIu64, v->ev[first].line);
+		if (len < size && n > 1)
+			len += (size_t)snprintf(buf + len, size - len,
+			    " and %zu more", n - 1);
+	}
+	if (len == 0)
+		snprintf(buf, size, "%s", v->has_slide ? "no KASLR on this "
+		    "architecture, with the map" : "none");
+}
+
+/*
+ * A boot line in the receipt: its slide and evidence, what was done, and
+ * what the rescan of the output found (c, or NULL when not rescanned).
+ */
+static void
+receipt_boot(const struct input *in, const struct dsboot *d,
+    const struct check_boot *c)
+{
+	const struct kl_boot_verdict	*v = &d->rep.v;
+	size_t				 i;
+
+	if (rw.receipt == NULL)
+		return;
+	receipt_head(in, "boot");
+	fprintf(rw.receipt, "\"boot\":%u,\"first_line\":%" PRIu64
+	    ",\"last_line\":%" PRIu64 ",\"slide\":", d->rep.b.boot,
+	    d->rep.b.first_line, d->rep.b.last_line);
+	if (d->img.known)
+		fprintf(rw.receipt, "\"0x%" PRIx64 "\"", d->img.slide);
+	else
+		fputs("null", rw.receipt);
+	fputs(",\"map\":", rw.receipt);
+	if (d->rep.has_map) {
+		buf_reserve(&rw.esc, strlen(d->rep.map) * 6 + 1);
+		kl_esc_json(rw.esc.p, rw.esc.size,
+		    (const uint8_t *)d->rep.map, strlen(d->rep.map));
+		fprintf(rw.receipt, "\"%s\"", rw.esc.p);
+	} else
+		fputs("null", rw.receipt);
+	fputs(",\"evidence\":[", rw.receipt);
+	for (i = 0; i < v->nev; i++)
+		fprintf(rw.receipt, "%s{\"kind\":\"%s\",\"line\":%" PRIu64
+		    ",\"region\":\"%s\"}", i > 0 ? "," : "",
+		    kl_evidence_name(v->ev[i].kind), v->ev[i].line,
+		    kl_region_name(v->ev[i].region));
+	fprintf(rw.receipt, "],\"deslid\":%" PRIu64 ",\"rest\":%" PRIu64
+	    ",\"slide_tokens\":%" PRIu64 ",\"early\":%" PRIu64
+	    ",\"rescan_slide\":", d->deslid, d->rest, d->slide, d->early);
+	if (c == NULL)
+		fputs("\"not rescanned\"", rw.receipt);
+	else if (c->has_slide)
+		fprintf(rw.receipt, "\"0x%" PRIx64 "\"", c->slide);
+	else
+		fputs("null", rw.receipt);
+	fputs("}\n", rw.receipt);
+}
+
+/*
+ * A boot segment ended (--redact-style=deslide): its waiting tokens are
+ * written as its image says (img: the slide known, or not).  A boot that
+ * had such tokens or stated its slide is kept, to be told once the unit
+ * is written and rescanned (deslide_told()).
+ */
+int
+rewrite_boot(const struct input *in, const struct bootrep *rep,
+    const struct kl_redact_image *img, struct kl_error *err)
+{
+	struct dsboot	*d;
+	int		 rc;
+
+	rw.in = in;
+	rc = kl_redact_resolve(rw.r, img, token_done, NULL, err);
+	deslide_learn(img);
+	if (rw.b_deslid + rw.b_rest + rw.b_slide > 0) {
+		if (rw.nds == rw.cds) {
+			rw.cds = rw.cds == 0 ? 4 : rw.cds * 2;
+			rw.ds = xreallocarray(rw.ds, rw.cds, sizeof(*rw.ds));
+		}
+		d = &rw.ds[rw.nds++];
+		d->rep = *rep;
+		d->img = *img;
+		d->deslid = rw.b_deslid;
+		d->rest = rw.b_rest;
+		d->slide = rw.b_slide;
+		d->early = rw.b_early;
+	}
+	rw.b_deslid = rw.b_rest = rw.b_early = rw.b_slide = 0;
+	return (rc);
+}
+
+/* What the rescan says of a boot, in words (c NULL: not rescanned). */
+static const char *
+rescan_words(const struct check_boot *c, char *buf, size_t size)
+{
+	if (c == NULL)
+		return ("not rescanned (a journal stream)");
+	if (!c->has_slide)
+		return ("a rescan finds no slide evidence left");
+	snprintf(buf, size, "a rescan finds slide %s (%u piece%s of "
+	    "evidence)", c->slide == 0 ? "0" : "other than 0", c->votes,
+	    c->votes == 1 ? "" : "s");
+	return (buf);
+}
+
+/*
+ * The unit is written: tell each of its boots kept by rewrite_boot(),
+ * with what the rescan of the output found (deslide.c): a note and a
+ * receipt line.  A boot of the output that tells a slide other than 0
+ * fails the unit: 0, or -1 and err.
+ */
+static int
+deslide_told(const struct input *in, struct kl_error *err)
+{
+	const struct check_boot	*cb, *c;
+	const struct dsboot	*d;
+	char			 ev[256], rs[96];
+	const char		*rest;
+	ssize_t			 nc;
+	size_t			 i, j;
+	int			 rc = 0;
+
+	nc = deslide_end(&cb);
+	rest = rw.cli->ropt.style == KL_REDACT_HASH ? "hashed" : "zeroed";
+	for (j = 0; nc > 0 && j < (size_t)nc; j++)
+		if (cb[j].has_slide && cb[j].slide != 0 && rc == 0) {
+			kl_error_set(err, KL_EINVAL, 0, "boot %u of the "
+			    "rewritten output still tells a KASLR slide (%u "
+			    "piece%s of evidence): %s", cb[j].boot,
+			    cb[j].votes, cb[j].votes == 1 ? "" : "s",
+			    rw.tmp != NULL ? "not written" : "do not publish "
+			    "what went to standard output");
+			rc = -1;
+		}
+	for (i = 0; i < rw.nds && in != NULL; i++) {
+		d = &rw.ds[i];
+		for (j = 0, c = NULL; nc > 0 && j < (size_t)nc; j++)
+			if (cb[j].boot == d->rep.b.boot)
+				c = &cb[j];
+		rw.t_boots++;
+		rw.t_known += d->img.known;
+		rw.t_deslid += d->deslid;
+		rw.t_rest += d->rest;
+		if (nc < 0)
+			rw.t_unchecked++;
+		else if (c != NULL && c->has_slide && c->slide == 0)
+			rw.t_zero++;
+		else if (c != NULL && c->has_slide)
+			rw.t_other++;
+		else
+			rw.t_none++;
+		receipt_boot(in, d, nc < 0 ? NULL : c);
+		evidence_words(&d->rep, ev, sizeof(ev));
+		if (d->img.known)
+			log_note(in->disp, "boot %u (lines %" PRIu64 "-%"
+			    PRIu64 "): de-slid (slide from %s%s%s): %" PRIu64
+			    " image addresses at their System.map values, %"
+			    PRIu64 " others %s%s; %s", d->rep.b.boot,
+			    d->rep.b.first_line, d->rep.b.last_line, ev,
+			    d->rep.has_map ? "; map " : "",
+			    d->rep.has_map ? d->rep.map : "", d->deslid,
+			    d->rest, rest, d->slide > 0 ? ", the slide it "
+			    "states written as 0" : "", rescan_words(nc < 0 ?
+			    NULL : c, rs, sizeof(rs)));
+		else
+			log_note(in->disp, "boot %u (lines %" PRIu64 "-%"
+			    PRIu64 "): no slide known (%s): its %" PRIu64
+			    " addresses %s; %s", d->rep.b.boot,
+			    d->rep.b.first_line, d->rep.b.last_line,
+			    d->rep.has_map ? "no evidence of it in the boot" :
+			    "no map, and no Kernel Offset line", d->rest, rest,
+			    rescan_words(nc < 0 ? NULL : c, rs, sizeof(rs)));
+		if (d->early > 0)
+			log_note(in->disp, "boot %u: %" PRIu64 " addresses "
+			    "were decided before the boot ended (more than "
+			    "%zu bytes held)", d->rep.b.boot, d->early,
+			    rw.hold);
+	}
+	rw.nds = 0;
+	return (rc);
 }
 
 /* A finding of the scanner: rewrite it if the level asks. */
@@ -795,10 +1124,13 @@ rewrite_finding(const struct input *in, const struct kl_finding *f,
 {
 	int	rc;
 
+	rw.in = in;
 	if ((rc = kl_redact_finding(rw.r, f, err)) == 1) {
 		rw.changed++;
 		rw.count++;
 		receipt_line(in, f, kl_redact_where(rw.r));
+		if (f->flags & KL_F_SLIDE)
+			rw.b_slide++;
 	}
 	return (rc == -1 ? -1 : 0);
 }
@@ -814,13 +1146,18 @@ rewrite_mail(const struct input *in, const struct kl_finding *f,
     struct kl_error *err)
 {
 	struct kl_mime_pos	pos;
+	struct kl_redact_image	img;
+	enum kl_redact_how	how;
 	uint8_t			d[64], *b;
 	uint64_t		base;
 	size_t			i, len;
 
 	if (f->textlen > sizeof(d))
 		goto fail;
-	if (kl_redact_digits(rw.r, f, d) == 0)
+	/* A mail's token cannot wait: decided with what is known now. */
+	verdict_image(KL_ARCH_AUTO, &img);
+	if (kl_redact_digits_as(rw.r, f, rw.cli->ropt.deslide ? &img : NULL,
+	    d, &how) == 0)
 		return (0);
 	for (i = 0; i < f->textlen; i++) {
 		if (kl_mime_place(m, f->offset + i, &pos) == -1 ||
@@ -832,7 +1169,16 @@ rewrite_mail(const struct input *in, const struct kl_finding *f,
 	kl_redact_count(rw.r, placed->offset);
 	rw.changed++;
 	rw.count++;
-	receipt_line(in, placed, placed->offset);
+	receipt_token(in, placed->line, placed->column, placed->offset,
+	    placed->text, placed->textlen, placed->suppressed != KL_SUP_NONE ?
+	    kl_suppress_name(placed->suppressed) :
+	    kl_region_name(placed->region), placed->boot, how);
+	if (f->flags & KL_F_SLIDE)
+		rw.b_slide++;
+	else if (how == KL_REDACT_HOW_DESLIDE)
+		rw.b_deslid++;
+	else if (rw.cli->ropt.deslide)
+		rw.b_rest++;
 	return (0);
 fail:
 	kl_error_set(err, KL_EINVAL, 0, "token at byte %llu cannot be "
@@ -856,11 +1202,20 @@ rewrite_full(void)
 	return (kl_redact_full(rw.r));
 }
 
-/* The unit is complete: write out the rest. */
+/*
+ * The unit is complete: write out the rest.  With --redact-style=deslide,
+ * tell its boots and what the rescan of the output found.
+ */
 int
 rewrite_unit_end(struct kl_error *err)
 {
 	if (kl_redact_end(rw.r, err) == -1) {
+		rw.failed = 1;
+		(void)deslide_end(NULL);
+		rw.nds = 0;
+		return (-1);
+	}
+	if (rw.cli->ropt.deslide && deslide_told(rw.in, err) == -1) {
 		rw.failed = 1;
 		return (-1);
 	}
@@ -872,6 +1227,39 @@ void
 rewrite_fail(void)
 {
 	rw.failed = 1;
+}
+
+/*
+ * --redact-style=deslide, the run is done (ok: without an error): what
+ * was de-slid, what the rescans found, and so what the output tells.
+ */
+static void
+deslide_summary(int ok)
+{
+	const char	*rest;
+	char		 un[128];
+
+	if (rw.t_boots == 0)
+		return;
+	rest = rw.cli->ropt.style == KL_REDACT_HASH ? "hashed" : "zeroed";
+	un[0] = '\0';
+	if (rw.t_unchecked > 0)
+		snprintf(un, sizeof(un), "; %" PRIu64 " not rescanned "
+		    "(journal streams)", rw.t_unchecked);
+	if (rw.t_other > 0)
+		snprintf(un + strlen(un), sizeof(un) - strlen(un), "; %"
+		    PRIu64 " at another slide (refused)", rw.t_other);
+	log_note(NULL, "deslide: %" PRIu64 " boot%s with kernel addresses: %"
+	    PRIu64 " de-slid, %" PRIu64 " without a known slide; %" PRIu64
+	    " addresses at their System.map values, %" PRIu64 " others %s; "
+	    "a rescan of the output finds slide 0 in %" PRIu64 ", no slide "
+	    "evidence in %" PRIu64 "%s", rw.t_boots,
+	    rw.t_boots == 1 ? "" : "s", rw.t_known, rw.t_boots - rw.t_known,
+	    rw.t_deslid, rw.t_rest, rest, rw.t_zero, rw.t_none, un);
+	if (ok && rw.t_unchecked == 0 && rw.t_other == 0)
+		log_note(NULL, "deslide verdict: the output discloses no KASLR "
+		    "slide: its kernel image addresses are those of the "
+		    "public System.map, the rest is %s", rest);
 }
 
 /*
@@ -903,6 +1291,12 @@ rewrite_finish(int ok)
 		rc = -1;
 	}
 	rw.receipt = NULL;
+	if (rw.cli->ropt.deslide) {
+		deslide_summary(ok && rc == 0);
+		deslide_free();
+		free(rw.ds);
+		rw.ds = NULL;
+	}
 	stale_free();
 	kl_redact_free(rw.r);
 	rw.r = NULL;

@@ -492,6 +492,8 @@ scan_stdin(void)
 	const char	*name;
 
 	name = run.cli->label != NULL ? run.cli->label : STDIN_NAME;
+	if (run.cli->redact && run.cli->ropt.deslide)
+		deslide_stream(name);
 	if (run.jobs)
 		return (jobs_input(name, NULL, STDIN_FILENO, 1, 0));
 	return (scan_input(name, NULL, STDIN_FILENO, 1, 0));
@@ -661,6 +663,9 @@ scan_all(const struct cli *cli)
 		return;
 	}
 	for (i = 0; !stop && i < cli->noperands; i++) {
+		/* deslide: is the operand a captured system? */
+		if (cli->redact && cli->ropt.deslide)
+			deslide_input(cli->operands[i]);
 		if (strcmp(cli->operands[i], "-") == 0)
 			stop = shard_take("-") ? scan_stdin() : 0;
 		else

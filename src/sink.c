@@ -91,10 +91,11 @@ on_line(void *arg, const struct kl_line *l)
 static int
 on_boot(void *arg, const struct kl_boot *b)
 {
-	struct bootrep	rep;
-	size_t		i;
-
-	struct kl_boot	stored;
+	struct bootrep		rep;
+	struct kl_boot		stored;
+	struct kl_redact_image	img;
+	struct kl_error		err;
+	size_t			i;
 
 	(void)arg;
 	/* In a mail: the segment's lines in the file as stored. */
@@ -103,7 +104,18 @@ on_boot(void *arg, const struct kl_boot *b)
 		b = &stored;
 	}
 	verdict_flush(print_finding);
+	/* --redact-style=deslide: the segment's image, before it goes. */
+	if (run->cli->redact && run->cli->ropt.deslide)
+		verdict_image(b->arch, &img);
 	verdict_boot(b, &rep);
+	if (run->cli->redact && run->cli->ropt.deslide) {
+		memset(&err, 0, sizeof(err));
+		if (rewrite_boot(run->cur, &rep, &img, &err) == -1) {
+			unit_error(err.line, lib_msg(&err));
+			rewrite_fail();
+			return (1);
+		}
+	}
 	/* What the boots disclose, per input and in all. */
 	if (rep.v.has_slide) {
 		run->cur->slides++;
@@ -159,6 +171,10 @@ on_finding(void *arg, const struct kl_finding *f)
 		    f->region != KL_REGION_PHYSICAL) {
 			in->leaks++;
 			r->leaked = 1;
+			/* deslide: the segment's architecture, its bases */
+			if (r->cli->ropt.deslide &&
+			    f->region != KL_REGION_LAYOUT)
+				verdict_value(f);
 		} else if (f->suppressed != KL_SUP_NONE)
 			in->suppressed++;
 		return (0);

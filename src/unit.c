@@ -415,6 +415,9 @@ on_begin(void *arg, const struct kl_unit *ku)
 	}
 	u->sniff = run->defer;
 	run->defer = 0;
+	/* deslide: a file of a captured system takes its slide. */
+	if (run->cli->redact && run->cli->ropt.deslide)
+		deslide_unit(ku->path, ku->members, ku->nmembers);
 	if (run->cli->redact && rewrite_unit_begin(ku, u->kind, msg,
 	    sizeof(msg)) == -1) {
 		unit_error(0, msg);

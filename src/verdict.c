@@ -151,6 +151,13 @@ static struct {
 	uint64_t		 first[4];	/* first message bytes of the
 						   lines verdict_wants() may
 						   take (kl_sink.line_first) */
+	/* The unit is of a captured system's present state (deslide). */
+	int			 cap_on;
+	char			 cap_release[128];
+	const struct kl_symtab	*cap_map;
+	const char		*cap_mapname;
+	int			 cap_known;
+	uint64_t		 cap_slide;
 } vs;
 
 /* The entry of bases[] for leak source e, by its id, or -1. */
@@ -275,35 +282,42 @@ active(void)
 	return (vs.cli != NULL);
 }
 
-/* Pick the map for the release of the segment (NULL: not known). */
-static void
-pick_map(void)
+/*
+ * The map for a segment of release (NULL or "": not known), and in
+ * *name its file (name may be NULL): a --system-map whose file name
+ * carries the release, the map of --system-map-dir for it, else a map
+ * without a release in its name (or the only map, when the release is
+ * not known).  NULL when none serves.
+ */
+const struct kl_symtab *
+verdict_map(const char *release, const char **name)
 {
 	const struct kl_symtab	*t;
 	const char		*r;
 	struct kl_error		 err;
 	size_t			 i;
 
-	vs.map = NULL;
-	vs.mapname = NULL;
-	if (vs.release[0] != '\0') {
+	if (name != NULL)
+		*name = NULL;
+	if (release != NULL && release[0] != '\0') {
 		for (i = 0; i < vs.nmaps; i++) {
 			r = kl_sym_release(vs.maps[i]);
-			if (r != NULL && strcmp(r, vs.release) == 0) {
-				vs.map = vs.maps[i];
-				vs.mapname = vs.mapnames[i];
-				goto out;
+			if (r != NULL && strcmp(r, release) == 0) {
+				if (name != NULL)
+					*name = vs.mapnames[i];
+				return (vs.maps[i]);
 			}
 		}
 		if (vs.dir != NULL) {
 			memset(&err, 0, sizeof(err));
-			if ((t = kl_symdir_get(vs.dir, vs.release, &err)) !=
+			if ((t = kl_symdir_get(vs.dir, release, &err)) !=
 			    NULL) {
-				vs.map = t;
+				if (name == NULL)
+					return (t);
 				snprintf(vs.dirmap, sizeof(vs.dirmap), "%s",
-				    kl_symdir_path(vs.dir, vs.release));
-				vs.mapname = vs.dirmap;
-				goto out;
+				    kl_symdir_path(vs.dir, release));
+				*name = vs.dirmap;
+				return (t);
 			}
 		}
 	}
@@ -313,17 +327,48 @@ pick_map(void)
 	 * is the only map.
 	 */
 	for (i = 0; i < vs.nmaps; i++)
-		if (kl_sym_release(vs.maps[i]) == NULL ||
-		    (vs.nmaps == 1 && vs.release[0] == '\0')) {
-			vs.map = vs.maps[i];
-			vs.mapname = vs.mapnames[i];
-			break;
+		if (kl_sym_release(vs.maps[i]) == NULL || (vs.nmaps == 1 &&
+		    (release == NULL || release[0] == '\0'))) {
+			if (name != NULL)
+				*name = vs.mapnames[i];
+			return (vs.maps[i]);
 		}
-out:
+	return (NULL);
+}
+
+/*
+ * Pick the map for the release of the segment (NULL: not known); in a
+ * captured system's file, its own map when no other serves.
+ */
+static void
+pick_map(void)
+{
+	vs.map = verdict_map(vs.release, &vs.mapname);
+	if (vs.map == NULL && vs.cap_on) {
+		vs.map = vs.cap_map;
+		vs.mapname = vs.cap_mapname;
+	}
 	kl_kaslr_set_map(&vs.k, vs.map);
 	kl_kaslr_set_release(&vs.k, vs.release[0] != '\0' ? vs.release :
 	    vs.map != NULL ? kl_sym_release(vs.map) : NULL);
 	kl_kaslr_first(&vs.k, vs.first);
+}
+
+/*
+ * A segment of a file of a captured system's present state: the system's
+ * release and map, and its slide as evidence (KL_EV_CAPTURE).
+ */
+static void
+capture_apply(void)
+{
+	if (!vs.cap_on)
+		return;
+	if (vs.release[0] == '\0')
+		snprintf(vs.release, sizeof(vs.release), "%s",
+		    vs.cap_release);
+	pick_map();
+	if (vs.cap_known)
+		(void)kl_kaslr_given(&vs.k, 0, KL_EV_CAPTURE, vs.cap_slide);
 }
 
 /* A new boot segment starts. */
@@ -334,6 +379,28 @@ boot_start(void)
 	kl_kaslr_set_page_offset(&vs.k, vs.cli->kl.page_offset);
 	vs.release[0] = '\0';
 	pick_map();
+	capture_apply();
+}
+
+/*
+ * --redact-style=deslide: the unit now begun is a file of the present
+ * state of a captured system of release, map (mapname) and, when known,
+ * slide: its segments take them (deslide.c).
+ */
+void
+verdict_capture(const char *release, const struct kl_symtab *map,
+    const char *mapname, int known, uint64_t slide)
+{
+	if (!active())
+		return;
+	vs.cap_on = 1;
+	snprintf(vs.cap_release, sizeof(vs.cap_release), "%s",
+	    release != NULL ? release : "");
+	vs.cap_map = map;
+	vs.cap_mapname = mapname;
+	vs.cap_known = known;
+	vs.cap_slide = slide;
+	capture_apply();
 }
 
 /* A new unit starts. */
@@ -342,6 +409,7 @@ verdict_unit_begin(void)
 {
 	if (!active())
 		return;
+	vs.cap_on = 0;
 	vs.nw = 0;
 	vs.alen = 0;
 	vs.waiting = 0;
@@ -620,19 +688,62 @@ verdict_wants(const struct kl_line *l)
 	return (kl_kaslr_wants(&vs.k, l->text + l->msg, l->len - l->msg));
 }
 
+/* The lines that state the slide, and the finding each makes of it. */
+static const struct {
+	const char	*lit;		/* the digits follow */
+	const char	*rule;
+	const char	*note;
+} slide_lines[] = {
+	{ "Kernel Offset: 0x", "kernel-offset", "the panic notifier prints "
+	    "the KASLR slide: _text = from + offset" },
+	{ "Kernel relocated by 0x", "kernel-relocated", "the relocation "
+	    "notice prints the KASLR slide" },
+	{ "KERNELOFFSET=", "vmcoreinfo-kerneloffset", "the VMCOREINFO note "
+	    "(kdump, makedumpfile, crash) holds the KASLR slide" },
+};
+
+/*
+ * A line that states the slide (kl_kaslr_line() said 1): its value as a
+ * finding of region layout, marked as the slide (KL_F_SLIDE: the
+ * deslide style writes 0).  Returns 1, or 0.
+ */
+static size_t
+slide_finding(const struct kl_line *l, struct kl_finding *lf)
+{
+	const uint8_t	*m = l->text + l->msg, *p;
+	size_t		 n = l->len - l->msg, d, i, k;
+	uint64_t	 v;
+
+	for (k = 0; k < sizeof(slide_lines) / sizeof(slide_lines[0]); k++) {
+		if ((p = memmem(m, n, slide_lines[k].lit,
+		    strlen(slide_lines[k].lit))) == NULL)
+			continue;
+		i = (size_t)(p - m) + strlen(slide_lines[k].lit);
+		v = 0;
+		for (d = 0; i + d < n && d < 16 &&
+		    kl_hex_value(m[i + d]) >= 0; d++)
+			v = v << 4 | (uint64_t)kl_hex_value(m[i + d]);
+		if (d == 0)
+			return (0);
+		line_finding(l, i, d, v, KL_REGION_LAYOUT, slide_lines[k].rule,
+		    slide_lines[k].note, lf);
+		lf->flags |= KL_F_SLIDE;
+		return (1);
+	}
+	return (0);
+}
+
 /*
  * A framed line.  Returns the findings the line makes itself (at most
- * max, in out): the value of a Kernel Offset line and the words of a
- * KASLR state line (region layout), the physical addresses of known
+ * max, in out): the value of a line that states the slide and the words
+ * of a KASLR state line (region layout), the physical addresses of known
  * leak sources (region physical).
  */
 size_t
 verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 {
-	static const char lit[] = "Kernel Offset: 0x";
-	const uint8_t	*m = l->text + l->msg, *p;
-	size_t		 n = l->len - l->msg, d, i, k = 0;
-	uint64_t	 v;
+	const uint8_t	*m = l->text + l->msg;
+	size_t		 n = l->len - l->msg, k = 0;
 	int		 r;
 
 	if (!active() || max == 0)
@@ -641,18 +752,8 @@ verdict_line(const struct kl_line *l, struct kl_finding *out, size_t max)
 	r = kl_kaslr_line(&vs.k, l->line, m, n);
 	if ((r == 2 || r == 3) && !vs.cli->redact)
 		k += state_finding(l, r == 2, out);
-	if (r == 1 && (p = memmem(m, n, lit, sizeof(lit) - 1)) != NULL) {
-		i = (size_t)(p - m) + sizeof(lit) - 1;
-		v = 0;
-		for (d = 0; i + d < n && d < 16 &&
-		    kl_hex_value(m[i + d]) >= 0; d++)
-			v = v << 4 | (uint64_t)kl_hex_value(m[i + d]);
-		if (d > 0)
-			line_finding(l, i, d, v, KL_REGION_LAYOUT,
-			    "kernel-offset", "the panic notifier prints "
-			    "the KASLR slide: _text = from + offset",
-			    &out[k++]);
-	}
+	if (r == 1)
+		k += slide_finding(l, &out[k]);
 	if (vs.lm != NULL)
 		k += leak_sources(l, out + k, max - k);
 	return (k);
@@ -907,6 +1008,44 @@ verdict_flush(void (*emit)(const struct kl_finding *, const char *))
 	vs.nw = 0;
 	vs.alen = 0;
 	vs.waiting = 0;
+}
+
+/*
+ * What the open boot segment tells of the kernel image, for the deslide
+ * style of --redact: its slide, when the evidence gives one, and where
+ * the image lies at run time: the map's [_text, _end) moved by the
+ * slide; with no map, from the link-time _text (the Kernel Offset line's
+ * "from", else the architecture's default) on, its end not known.  arch:
+ * the segment's, when decided (KL_ARCH_AUTO: as known so far).
+ */
+void
+verdict_image(enum kl_arch_id arch, struct kl_redact_image *img)
+{
+	const struct kl_arch	*a;
+	uint64_t		 s, lo, hi;
+
+	memset(img, 0, sizeof(*img));
+	if (!active())
+		return;
+	if (arch != KL_ARCH_AUTO)
+		kl_kaslr_set_arch(&vs.k, arch);
+	if (!kl_kaslr_slide(&vs.k, &s))
+		return;
+	if (vs.map != NULL && kl_sym_image(vs.map, &lo, &hi)) {
+		if (lo + s < lo || hi + s < hi)
+			return;
+		img->hi = hi + s;
+	} else if (vs.k.offset_from != 0)
+		lo = vs.k.offset_from;
+	else if ((a = kl_arch_get(vs.k.arch)) != NULL && a->text_base != 0)
+		lo = a->text_base;
+	else
+		return;
+	if (lo + s < lo)
+		return;
+	img->known = 1;
+	img->slide = s;
+	img->lo = lo + s;
 }
 
 /* A boot segment ended: fill its report, start the next segment. */

@@ -99,7 +99,9 @@ text" "bash: --format completes the input formats"
 	is "$(comp_bash --restrict '')" "2
 3
 4" "bash: --restrict completes the levels"
-	is "$(comp_bash --redact-style = '')" "hash
+	is "$(comp_bash --redact-style = '')" "deslide
+deslide,hash
+hash
 zero" "bash: --redact-style completes the styles"
 	is "$(comp_bash --color = '')" "always
 auto

@@ -17,6 +17,11 @@
  * byte-array number written again), no token is ever found outside the
  * held bytes (only a token made by \u escapes may be refused), and with
  * a fixed profile rewriting twice and in one piece changes nothing.
+ *
+ * And with the deslide style, its tokens waiting for a boot image that
+ * is given when too much is held and at the end (a slide, or none, by
+ * the first byte): the output has the input's length and differs only
+ * inside the digits of findings, each digit still a hex digit.
  */
 #include "config.h"
 
@@ -39,6 +44,14 @@ struct out {
 	struct kl_redact	*r;
 	int			 failed;
 };
+
+/* Is c a hex digit? */
+static int
+ishex(uint8_t c)
+{
+	return ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F'));
+}
 
 /* The rewriter's output callback. */
 static int
@@ -64,7 +77,7 @@ on_finding(void *arg, const struct kl_finding *f)
 	rc = kl_redact_finding(o->r, f, &err);
 	if (rc == -1)
 		abort();	/* a token the rewriter no longer holds */
-	if (rc == 1) {
+	if (rc == 1 || rc == 2) {
 		if (f->offset + f->textlen > o->size)
 			abort();
 		memset(o->mask + f->offset, 1, f->textlen);
@@ -91,9 +104,12 @@ engine(int fixed)
 	return (e[fixed]);
 }
 
-/* Start a rewrite of size bytes into o: level 2, a small hold. */
+/*
+ * Start a rewrite of size bytes into o: level 2, a small hold; zeros, or
+ * the deslide style.
+ */
 static void
-start(struct out *o, size_t size)
+start_as(struct out *o, size_t size, int deslide)
 {
 	struct kl_redact_opts ro;
 	struct kl_error err;
@@ -101,10 +117,58 @@ start(struct out *o, size_t size)
 	memset(&ro, 0, sizeof(ro));
 	ro.level = 2;
 	ro.max_hold = 512;
+	ro.deslide = deslide;
 	o->len = 0;
 	o->size = size;
 	if ((o->r = kl_redact_new(&ro, sink_write, o, &err)) == NULL)
 		abort();
+}
+
+/* Start a rewrite of size bytes into o, writing zeros. */
+static void
+start(struct out *o, size_t size)
+{
+	start_as(o, size, 0);
+}
+
+/*
+ * Rewrite data[0..size) in the deslide style, fed step bytes at a time,
+ * the waiting tokens given img when too much is held and at the end.
+ */
+static void
+rewrite_ds(const uint8_t *data, size_t size, size_t step,
+    const struct kl_redact_image *img, struct out *o)
+{
+	struct kl_error err;
+	struct kl_scan *sc;
+	struct kl_sink sink;
+	size_t i, k;
+
+	start_as(o, size, 1);
+	memset(o->mask, 0, size);
+	memset(&sink, 0, sizeof(sink));
+	sink.arg = o;
+	sink.finding = on_finding;
+	if ((sc = kl_scan_new(engine(1), &sink, &err)) == NULL)
+		abort();
+	for (i = 0; i < size; i += k) {
+		k = size - i < step ? size - i : step;
+		if (kl_redact_data(o->r, data + i, k, &err) == -1 ||
+		    kl_scan_feed(sc, data + i, k, &err) == -1 ||
+		    kl_redact_settle(o->r, kl_scan_settled(sc), &err) == -1)
+			abort();
+		if (kl_redact_full(o->r) && (kl_scan_settle(sc) == -1 ||
+		    kl_redact_resolve(o->r, img, NULL, NULL, &err) == -1 ||
+		    kl_redact_settle(o->r, kl_scan_settled(sc), &err) == -1))
+			abort();
+	}
+	if (kl_scan_end(sc, &err) == -1 ||
+	    kl_redact_resolve(o->r, img, NULL, NULL, &err) == -1 ||
+	    kl_redact_waiting(o->r) != 0 || kl_redact_end(o->r, &err) == -1)
+		abort();
+	kl_scan_free(sc);
+	kl_redact_free(o->r);
+	o->r = NULL;
 }
 
 /* Rewrite data[0..size) fed step bytes at a time into o. */
@@ -280,6 +344,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct out a = { b1, 0, m1, 0, NULL, 0 };
 	struct out b = { b2, 0, m2, 0, NULL, 0 };
 	struct out c = { b3, 0, m3, 0, NULL, 0 };
+	static const struct kl_redact_image img = {
+		1, 0x4200000, 0xffffffff85200000ULL, 0xffffffff88630000ULL
+	};
 	size_t i, step;
 
 	if (size > OUT_MAX)
@@ -306,5 +373,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (c.len != a.len || memcmp(c.buf, a.buf, a.len) != 0)
 		abort();
 	check_json(data, size, step, &a, &b, &c);
+	/* deslide: at a slide (first byte odd), or none known. */
+	rewrite_ds(data, size, step, size > 0 && (data[0] & 1) ? &img :
+	    NULL, &a);
+	if (a.len != size)
+		abort();
+	for (i = 0; i < size; i++)
+		if (a.buf[i] != data[i] && (!a.mask[i] ||
+		    !ishex(a.buf[i]) || !ishex(data[i])))
+			abort();
 	return (0);
 }

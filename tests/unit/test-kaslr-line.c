@@ -131,6 +131,7 @@ t_wants(void **state)
 		"PHYS_OFFSET: 0xfffff58b40000000",
 		"Memory: 1007916k/1007916k available, 40660k reserved, "
 		    "242688K highmem",
+		"KERNELOFFSET=4200000",
 	};
 	static const char *const no[] = {
 		"Call Trace:",
@@ -174,12 +175,60 @@ t_wants(void **state)
 	assert_false(kl_kaslr_wants(&k, (const uint8_t *)no[6], 4));
 }
 
+/*
+ * The VMCOREINFO note as makedumpfile -g and crash print it: its
+ * KERNELOFFSET= line states the slide (hex, no 0x; 0 when none), its
+ * SYMBOL()= lines pair with a map as kallsyms lines do; lines that only
+ * look like them say nothing.
+ */
+static void
+t_vmcoreinfo(void **state)
+{
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+	uint64_t s;
+
+	(void)state;
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	assert_int_equal(line(&k, 1, "KERNELOFFSET=4200000"), 1);
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_true(s == 0x4200000);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.nev, 1);
+	assert_int_equal(v.ev[0].kind, KL_EV_KERNEL_OFFSET);
+	assert_int_equal(v.ev[0].line, 1);
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	assert_int_equal(line(&k, 1, "KERNELOFFSET=0"), 1);
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_true(s == 0);
+	kl_kaslr_init(&k, KL_ARCH_X86_64, NULL);
+	assert_int_equal(line(&k, 1, "KERNELOFFSET=0x4200000"), 0);
+	assert_int_equal(line(&k, 2, "KERNELOFFSET=42g0000"), 0);
+	assert_int_equal(line(&k, 3, "KERNELOFFSET="), 0);
+	assert_int_equal(kl_kaslr_slide(&k, &s), 0);
+	/* SYMBOL(): runtime addresses; with the map, slide votes. */
+	kl_kaslr_init(&k, KL_ARCH_X86_64, slice);
+	assert_int_equal(line(&k, 1, "SYMBOL(_stext)=ffffffff85200000"), 0);
+	assert_int_equal(line(&k, 2, "SYMBOL(panic)=ffffffff85c01cb0"), 0);
+	assert_int_equal(line(&k, 3, "SYMBOL(no_such)=ffffffff85c01cb0"), 0);
+	assert_int_equal(line(&k, 4, "SYMBOL(panic)=0xffffffff85c01cb0"), 0);
+	assert_int_equal(line(&k, 5, "SYMBOL(panic) = ffffffff85c01cb0"), 0);
+	assert_int_equal(kl_kaslr_slide(&k, &s), 1);
+	assert_true(s == 0x4200000);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide_votes, 2);
+	assert_int_equal(v.nev, 2);
+	assert_int_equal(v.ev[0].kind, KL_EV_KALLSYMS);
+	assert_int_equal(v.ev[1].line, 2);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_state),
 		cmocka_unit_test(t_wants),
+		cmocka_unit_test(t_vmcoreinfo),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

@@ -1008,6 +1008,266 @@ t_json_not_held(void **state)
 	out_free(&o);
 }
 
+/* Make a deslide rewriter (level 2, the rest in style) writing into o. */
+static void
+out_deslide(struct out *o, enum kl_redact_style style, size_t max_hold)
+{
+	struct kl_redact_opts ro;
+	struct kl_error err;
+
+	memset(o, 0, sizeof(*o));
+	memset(&ro, 0, sizeof(ro));
+	ro.level = 2;
+	ro.style = style;
+	ro.max_hold = max_hold;
+	ro.deslide = 1;
+	memcpy(ro.key, key, sizeof(ro.key));
+	o->r = kl_redact_new(&ro, out_write, o, &err);
+	assert_non_null(o->r);
+}
+
+/* The tokens kl_redact_resolve() told of, in order. */
+struct told {
+	size_t			 n;
+	struct kl_redact_token	 t[8];
+	char			 text[8][17];
+};
+
+/* kl_redact_resolve()'s callback: keep a copy of the token. */
+static void
+tell(void *arg, const struct kl_redact_token *t)
+{
+	struct told *k = arg;
+
+	assert_true(k->n < 8);
+	k->t[k->n] = *t;
+	assert_true(t->textlen < 17);
+	memcpy(k->text[k->n], t->text, t->textlen);
+	k->text[k->n][t->textlen] = '\0';
+	k->t[k->n].text = NULL;
+	k->n++;
+}
+
+/* The image of a boot at slide 0x4200000 of Debian's 6.1 map slice. */
+static const struct kl_redact_image img4200 = {
+	1, 0x4200000, 0xffffffff85200000ULL, 0xffffffff86e1b000ULL
+};
+
+/*
+ * deslide: image addresses wait for their boot (nothing from the first
+ * on is written), then go out as the link-time value in the token's
+ * width and case; the rest goes in the style of the rest; the slide
+ * itself is written as 0 at once.
+ */
+static void
+t_deslide(void **state)
+{
+	static const char in[] =
+	    "[<ffffffff85563fa0>] do_sys_openat2+0x0/0x170\n"	/* 2 */
+	    "RSP: ffffa667c016fe48 R: FFFFFFFF85C01CB0\n"	/* 51, 71 */
+	    "mod ffffffffc0a3e000 end ffffffff86e1b000\n"	/* 92, 113 */
+	    "Kernel Offset: 0x4200000 from 0xffffffff81000000\n";
+	struct kl_finding f;
+	struct kl_error err;
+	struct told k;
+	struct out o;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	out_deslide(&o, KL_REDACT_ZERO, 0);
+	hold(&o, in);
+	finding(&f, in + 2, 2, 0xffffffff85563fa0ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 51, 51, 0xffffa667c016fe48ULL);
+	f.textlen = 16;
+	f.region = KL_REGION_VMALLOC;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 71, 71, 0xffffffff85c01cb0ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 92, 92, 0xffffffffc0a3e000ULL);
+	f.textlen = 16;
+	f.region = KL_REGION_MODULES;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 113, 113, 0xffffffff86e1b000ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	/* The slide: zeros at once, at every level. */
+	finding(&f, in + 147, 147, 0x4200000);
+	f.textlen = 7;
+	f.region = KL_REGION_LAYOUT;
+	f.flags = KL_F_SLIDE;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 1);
+	assert_int_equal(kl_redact_waiting(o.r), 5);
+	assert_int_equal(kl_redact_changed(o.r), 1);
+	/* Nothing from the first waiting token on goes out. */
+	assert_int_equal(kl_redact_settle(o.r, sizeof(in) - 1, &err), 0);
+	out_is(&o, "[<");
+	assert_false(kl_redact_full(o.r));
+	assert_int_equal(kl_redact_resolve(o.r, &img4200, tell, &k, &err), 0);
+	assert_int_equal(kl_redact_waiting(o.r), 0);
+	assert_int_equal(kl_redact_changed(o.r), 6);
+	assert_int_equal(k.n, 5);
+	assert_int_equal(k.t[0].how, KL_REDACT_HOW_DESLIDE);
+	assert_true(k.t[0].link == 0xffffffff81363fa0ULL);
+	assert_true(k.t[0].offset == 2);
+	assert_string_equal(k.text[0], "ffffffff85563fa0");
+	assert_int_equal(k.t[1].how, KL_REDACT_HOW_ZERO);
+	assert_int_equal(k.t[1].region, KL_REGION_VMALLOC);
+	assert_int_equal(k.t[2].how, KL_REDACT_HOW_DESLIDE);
+	assert_int_equal(k.t[3].how, KL_REDACT_HOW_ZERO);
+	/* _end is past the image. */
+	assert_int_equal(k.t[4].how, KL_REDACT_HOW_ZERO);
+	assert_int_equal(kl_redact_end(o.r, &err), 0);
+	out_is(&o,
+	    "[<ffffffff81363fa0>] do_sys_openat2+0x0/0x170\n"
+	    "RSP: 0000000000000000 R: FFFFFFFF81A01CB0\n"
+	    "mod 0000000000000000 end 0000000000000000\n"
+	    "Kernel Offset: 0x0000000 from 0xffffffff81000000\n");
+	out_free(&o);
+}
+
+/*
+ * deslide: a boot whose slide is not known writes its waiting tokens
+ * in the style of the rest (the hash keeps equal pointers equal); no
+ * map (hi 0): only region text from the image's start is de-slid; a
+ * unit that ends with tokens waiting writes them as the rest, never as
+ * they were; kl_redact_digits_as() decides at once.
+ */
+static void
+t_deslide_rest(void **state)
+{
+	static const char in[] = "a ffffffff85563fa0 b ffff888003a1c000 "
+	    "c ffff888003a1c000 d ffffffff85000000\n";
+	static const struct kl_redact_image nomap = {
+		1, 0x4200000, 0xffffffff85000000ULL, 0
+	}, none = { 0, 0, 0, 0 };
+	struct kl_finding f;
+	struct kl_error err;
+	struct out o;
+	uint8_t d[16];
+	enum kl_redact_how how;
+	char h[17];
+
+	(void)state;
+	out_deslide(&o, KL_REDACT_HASH, 0);
+	hold(&o, in);
+	finding(&f, in + 2, 2, 0xffffffff85563fa0ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 21, 21, 0xffff888003a1c000ULL);
+	f.textlen = 16;
+	f.region = KL_REGION_DIRECT_MAP;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 40, 40, 0xffff888003a1c000ULL);
+	f.textlen = 16;
+	f.region = KL_REGION_DIRECT_MAP;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	assert_int_equal(kl_redact_resolve(o.r, &none, NULL, NULL, &err), 0);
+	assert_int_equal(kl_pk_hash_digits(0xffffffff85563fa0ULL, key, 64, h),
+	    16);
+	assert_int_equal(kl_redact_end(o.r, &err), 0);
+	assert_memory_equal(o.buf + 2, h, 16);
+	assert_memory_equal(o.buf + 21, o.buf + 40, 16);
+	assert_memory_equal(o.buf + 21, "00000000", 8);
+	assert_memory_not_equal(o.buf + 21, h, 16);
+	out_free(&o);
+
+	/* No map: region text from lo on. */
+	out_deslide(&o, KL_REDACT_ZERO, 0);
+	hold(&o, in);
+	finding(&f, in + 2, 2, 0xffffffff85563fa0ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 21, 21, 0xffff888003a1c000ULL);
+	f.textlen = 16;
+	f.region = KL_REGION_DIRECT_MAP;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	finding(&f, in + 59, 59, 0xffffffff85000000ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	assert_int_equal(kl_redact_resolve(o.r, &nomap, NULL, NULL, &err), 0);
+	assert_int_equal(kl_redact_end(o.r, &err), 0);
+	out_is(&o, "a ffffffff81363fa0 b 0000000000000000 "
+	    "c ffff888003a1c000 d ffffffff80e00000\n");
+	out_free(&o);
+
+	/* Still waiting at the end: the rest style. */
+	out_deslide(&o, KL_REDACT_ZERO, 0);
+	hold(&o, in);
+	finding(&f, in + 2, 2, 0xffffffff85563fa0ULL);
+	f.textlen = 16;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	assert_int_equal(kl_redact_end(o.r, &err), 0);
+	assert_memory_equal(o.buf, "a 0000000000000000 b", 20);
+	assert_int_equal(kl_redact_changed(o.r), 1);
+
+	/* At once. */
+	finding(&f, "FFFFFFFF85563FA0", 0, 0xffffffff85563fa0ULL);
+	assert_int_equal(kl_redact_digits_as(o.r, &f, &img4200, d, &how), 1);
+	assert_int_equal(how, KL_REDACT_HOW_DESLIDE);
+	assert_memory_equal(d, "FFFFFFFF81363FA0", 16);
+	assert_int_equal(kl_redact_digits_as(o.r, &f, NULL, d, &how), 1);
+	assert_int_equal(how, KL_REDACT_HOW_ZERO);
+	assert_memory_equal(d, "0000000000000000", 16);
+	assert_int_equal(kl_redact_how(o.r, &f, &img4200),
+	    KL_REDACT_HOW_DESLIDE);
+	f.suppressed = KL_SUP_NULL;
+	assert_int_equal(kl_redact_digits_as(o.r, &f, &img4200, d, &how), 0);
+	out_free(&o);
+}
+
+/*
+ * deslide: waiting tokens count toward the bound (the caller then
+ * decides them early); a token in a JSON value with escapes waits with
+ * its value held from the byte before it.
+ */
+static void
+t_deslide_hold(void **state)
+{
+	static const char in[] = "{\"MESSAGE\":\"a\\tRIP: 0010:"
+	    "ffffffff85563fa0\\n\"}\n";
+	struct kl_record rec;
+	struct kl_finding f;
+	struct kl_error err;
+	struct out o;
+	size_t i;
+
+	(void)state;
+	out_deslide(&o, KL_REDACT_ZERO, 1024);
+	hold(&o, "x ffffffff85563fa0\n");
+	for (i = 0; !kl_redact_full(o.r); i++) {
+		finding(&f, "ffffffff85563fa0", 2, 0xffffffff85563fa0ULL);
+		assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+		assert_true(i < 1024);
+	}
+	assert_true(i > 1 && i * 60 < 1024 * 4);
+	assert_int_equal(kl_redact_resolve(o.r, &img4200, NULL, NULL, &err),
+	    0);
+	assert_false(kl_redact_full(o.r));
+	assert_int_equal(kl_redact_end(o.r, &err), 0);
+	out_is(&o, "x ffffffff81363fa0\n");
+	out_free(&o);
+
+	memset(&rec, 0, sizeof(rec));
+	rec.offset = 12;
+	rec.field = "MESSAGE";
+	out_deslide(&o, KL_REDACT_ZERO, 0);
+	hold(&o, in);
+	/* decoded: "a<TAB>RIP: 0010:" is 12 bytes */
+	finding(&f, "ffffffff85563fa0", 24, 0xffffffff85563fa0ULL);
+	f.record = &rec;
+	assert_int_equal(kl_redact_finding(o.r, &f, &err), 2);
+	assert_int_equal(kl_redact_settle(o.r, sizeof(in) - 1, &err), 0);
+	out_is(&o, "{\"MESSAGE\":");
+	assert_int_equal(kl_redact_resolve(o.r, &img4200, NULL, NULL, &err),
+	    0);
+	assert_int_equal(kl_redact_end(o.r, &err), 0);
+	out_is(&o, "{\"MESSAGE\":\"a\\tRIP: 0010:ffffffff81363fa0\\n\"}\n");
+	out_free(&o);
+}
+
 int
 main(void)
 {
@@ -1031,6 +1291,9 @@ main(void)
 		cmocka_unit_test(t_hold_count),
 		cmocka_unit_test(t_json),
 		cmocka_unit_test(t_json_not_held),
+		cmocka_unit_test(t_deslide),
+		cmocka_unit_test(t_deslide_rest),
+		cmocka_unit_test(t_deslide_hold),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

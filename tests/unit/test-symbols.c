@@ -389,6 +389,58 @@ t_format(void **state)
 	assert_string_equal(buf, "panic+0xffffffffffffffff");
 }
 
+/*
+ * The name index: every name found, the first by address when names
+ * repeat (static functions of many files), whatever the line order;
+ * names around them not; the image runs from _text to _end.
+ */
+static void
+t_find_index(void **state)
+{
+	static const char map[] =
+	    "ffffffff81400000 t cleanup\n"
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81200000 t cleanup\n"
+	    "ffffffff81000000 T startup_64\n"
+	    "ffffffff81300000 T b\n"
+	    "ffffffff81100000 T a\n"
+	    "ffffffff82000000 B _end\n";
+	struct kl_symtab *t;
+	struct kl_error err;
+	uint64_t a, lo, hi;
+
+	(void)state;
+	memset(&err, 0, sizeof(err));
+	t = kl_sym_load_mem(map, sizeof(map) - 1, "index.map", &err);
+	assert_non_null(t);
+	assert_int_equal(kl_sym_find(t, "cleanup", &a), 1);
+	assert_true(a == UINT64_C(0xffffffff81200000));
+	assert_int_equal(kl_sym_find(t, "a", &a), 1);
+	assert_true(a == UINT64_C(0xffffffff81100000));
+	assert_int_equal(kl_sym_find(t, "b", &a), 1);
+	assert_true(a == UINT64_C(0xffffffff81300000));
+	assert_int_equal(kl_sym_find(t, "_end", &a), 1);
+	assert_true(a == UINT64_C(0xffffffff82000000));
+	assert_int_equal(kl_sym_find(t, "startup_64", &a), 1);
+	assert_int_equal(kl_sym_find(t, "", &a), 0);
+	assert_int_equal(kl_sym_find(t, "_", &a), 0);
+	assert_int_equal(kl_sym_find(t, "aa", &a), 0);
+	assert_int_equal(kl_sym_find(t, "cleanup2", &a), 0);
+	assert_int_equal(kl_sym_find(t, "zz", &a), 0);
+	assert_int_equal(kl_sym_image(t, &lo, &hi), 1);
+	assert_true(lo == UINT64_C(0xffffffff81000000));
+	assert_true(hi == UINT64_C(0xffffffff82000000));
+	kl_sym_free(t);
+	/* No _end (a kallsyms): the last symbol is in the image. */
+	t = kl_sym_load_mem(map, sizeof(map) - 1 - 24, "index.map", &err);
+	assert_non_null(t);
+	assert_int_equal(kl_sym_find(t, "_end", &a), 0);
+	assert_int_equal(kl_sym_image(t, &lo, &hi), 1);
+	assert_true(lo == UINT64_C(0xffffffff81000000));
+	assert_true(hi == UINT64_C(0xffffffff81400001));
+	kl_sym_free(t);
+}
+
 int
 main(void)
 {
@@ -398,6 +450,7 @@ main(void)
 		cmocka_unit_test(t_full),
 		cmocka_unit_test(t_modules),
 		cmocka_unit_test(t_format),
+		cmocka_unit_test(t_find_index),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
