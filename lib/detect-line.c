@@ -485,6 +485,22 @@ ppc_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	ppc_book3e(st);
 }
 
+/* The i386 VMSPLIT whose first 512 MiB hold the built-in function at v. */
+static void
+x86_split(struct kl_detect *st, uint64_t v)
+{
+	static const uint64_t split[] = {U64(0xc0000000), U64(0xb0000000),
+	    U64(0x80000000), U64(0x40000000)};
+	size_t i;
+
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (v >= split[i] && v - split[i] < U64(0x20000000)) {
+			st->page_offset = split[i];
+			st->flags |= KL_DF_DIRTY;
+			return;
+		}
+}
+
 /*
  * A mips32 call trace frame "[<8010adec>] show_stack+0x74/0x104": eight
  * digits in KSEG0 (0x80000000 to 0x9fffffff, addrspace.h), then a
@@ -498,14 +514,27 @@ mips32_frame(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	uint64_t v;
 	const uint8_t *q;
 
-	if (hexrun(p, e, &v) != 8 || v < U64(0x80000000) ||
-	    v > U64(0x9fffffff) || !SW(p + 8, e, ">] "))
+	if (hexrun(p, e, &v) != 8 || !SW(p + 8, e, ">] "))
 		return;
 	q = p + 11;
+	if (q < e && *q == '?')		/* x86: "[<c10ab9e4>] ? sym+..." */
+		q = skip_sp(q + 1, e);
 	if (q >= e || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
 	    *q == '_'))
 		return;
 	if ((q = FIND(q, e, "+0x")) == NULL || FIND(q, e, "/0x") == NULL)
+		return;
+	/*
+	 * An i386 built-in function: the image lies in the first 512 MiB
+	 * above PAGE_OFFSET (KASLR's KERNEL_IMAGE_SIZE), which tells the
+	 * VMSPLIT (arch/x86/Kconfig: 3G, 3G_OPT 0xb0000000, 2G, 1G).
+	 */
+	if (st->family == KL_FAM_X86 && st->bits == 32) {
+		if (st->page_offset == 0 && FIND(q, e, " [") == NULL)
+			x86_split(st, v);
+		return;
+	}
+	if (v < U64(0x80000000) || v > U64(0x9fffffff))
 		return;
 	kl_detect_family(st, KL_FAM_MIPS);
 	if (st->family == KL_FAM_MIPS)

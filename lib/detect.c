@@ -268,8 +268,9 @@ kl_detect_resolve(struct kl_detect *st)
 		break;
 	case KL_FAM_X86:
 		if (st->bits == 32) {
+			/* The VMSPLIT waits for a built-in frame, as arm's. */
 			a = KL_ARCH_I386;
-			certain = bits_ok;
+			certain = bits_ok && st->page_offset != 0;
 			break;
 		}
 		a = x86_64_guess(st);

@@ -201,7 +201,7 @@ set_arch(struct kl_scan *sc, enum kl_arch_id id)
 	struct kl_error err;
 	uint64_t po = sc->opt->page_offset;
 
-	if (po == 0 && id == KL_ARCH_ARM)
+	if (po == 0 && (id == KL_ARCH_ARM || id == KL_ARCH_I386))
 		po = sc->det.page_offset;	/* a split seen in frames */
 	sc->arch = id;
 	sc->widths = arch_widths(id);

@@ -512,16 +512,21 @@ is "$(q pos l=12,25,26,40)" "$(norm "12:82 12:98 25:9 26:9 40:3")" \
 # s390x: linux-s390 mail, a 6.1 WARNING.  Context-only: no value rule
 # (kernel addresses have the top 32 bits clear, like hashed %p), but the
 # call trace "[<00000000b05ec33c>] sym+off/size" and the PSW address with
-# its symbol are kernel text.
+# its symbol are kernel text, and they anchor their GiB: the registers,
+# the Krnl Code addresses and the lockdep locks in it are kernel's too.
 f=s390x-linux-s390-6.1-warn.eml
 frames="34:22 35:22 36:22 37:22 38:22 39:22 40:22 41:22 42:22 43:22 44:22
 	45:22 46:22 47:22 48:22 49:22 50:22 56:22"
+anchored="21:64 21:81 22:64 22:81 24:30 24:64 25:30 25:79 26:30 26:77 27:30
+	28:30 28:82 29:30 30:30 30:82 31:30 31:82 32:30 52:24 53:24 54:24"
 scan "$TESTDATA/$f"
 is "$(cat "$TMP/scan.err")" "" "$f: nothing on stderr"
 is "$(q arch)" s390x "$f: detected arch"
 is "$(q cands)" 52 "$f: 52 candidates in all"
-is "$(q pos x=19:47,$(norm "$frames" | paste -sd, -))" "" \
-    "$f: no finding outside the call trace and the PSW"
+is "$(q pos x=19:47,$(norm "$frames $anchored" | paste -sd, -))" "" \
+    "$f: no finding outside the call trace, the PSW and their GiB"
+is "$(q pos l=21,22,23,24)" "$(norm "21:64 21:81 22:64 22:81 24:30 24:64")" \
+    "$f: the GPRS in the PSW's GiB, not 0x80000001 (flags) nor 0x38000000100"
 is "$(q pos l=34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,56)" \
     "$(norm "$frames")" "$f: the 18 symbolised frames are findings"
 is "$(q at 36 22)" "kernel - 000003ff7fbb81ce" "$f: 36:22 a [virtio_net] frame"
@@ -529,8 +534,8 @@ is "$(q at 19 47)" "kernel - 00000000b05ec33c" \
     "$f: 19:47 the Krnl PSW address (with its symbol) is a finding"
 is "$(q at 19 30 | cut -d' ' -f2)" context-only \
     "$f: 19:30 the PSW mask is not an address"
-is "$(q at 53 24 | cut -d' ' -f2)" context-only \
-    "$f: 53:24 a lockdep %px address is context-only, not hashed"
+is "$(q at 53 24 | cut -d' ' -f1)" kernel \
+    "$f: 53:24 a lockdep %px address in the PSW's GiB, not hashed"
 
 # ---------------------------------------------------------------------
 # i386: loghub syslog of a Red Hat 2.6.5 (4G/4G split) box, lines
