@@ -70,7 +70,7 @@
 static const char *const ck_rule[] = {
 	"value", "register", "stack-pointer", "pc", "frame", "percpu",
 	"struct-page", "fault-address", "object-address", "dump-row",
-	"hash", "value", "kallsyms", "layout", "page-table",
+	"hash", "value", "kallsyms", "layout", "page-table", "physical",
 };
 
 /* Severity of a region. */
@@ -109,6 +109,7 @@ static const char *const sup_names[KL_SUP_COUNT] = {
 	[KL_SUP_HASH] = "hash",
 	[KL_SUP_CONTEXT_ONLY] = "context-only",
 	[KL_SUP_PTE] = "page-table",
+	[KL_SUP_PHYSICAL] = "physical",
 };
 
 /* The x86_64 order of the randomised regions (arch/x86/mm/kaslr.c). */
@@ -630,8 +631,9 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 	code = ci.kind == KL_CK_PC || ci.kind == KL_CK_FRAME ||
 	    ci.kind == KL_CK_STACK;
 	/* A page-table entry holds a physical frame, whatever its value. */
-	if (ci.kind == KL_CK_PTE) {
-		suppress(out, KL_SUP_PTE, arch);
+	if (ci.kind == KL_CK_PTE || ci.kind == KL_CK_BAR) {
+		suppress(out, ci.kind == KL_CK_PTE ? KL_SUP_PTE :
+		    KL_SUP_PHYSICAL, arch);
 		return;
 	}
 

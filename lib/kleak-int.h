@@ -204,6 +204,7 @@ enum kl_ck {
 	KL_CK_KSYM,	/* the address of a kallsyms or System.map line */
 	KL_CK_BANNER,	/* a bound of a "Virtual kernel memory layout" row */
 	KL_CK_PTE,	/* a page-table entry or base: physical */
+	KL_CK_BAR,	/* a PCI BAR or I/O window: a bus address */
 };
 
 /* The context found around one token. */

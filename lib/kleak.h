@@ -95,6 +95,8 @@ enum kl_suppress {
 	KL_SUP_CONSTANT,
 	/* a page-table entry or base (*pgd=, PGD, Table:): physical */
 	KL_SUP_PTE,
+	/* a bus or physical address by its label (PCI BAR "Memory at") */
+	KL_SUP_PHYSICAL,
 	KL_SUP_COUNT
 };
 

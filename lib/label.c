@@ -472,6 +472,28 @@ pte_entry(const struct kl_ctx *c)
 }
 
 /*
+ * Is the token a bus address of a PCI region, as lspci -v and pasted
+ * device listings print it: "Memory at e0300000 (32-bit,
+ * non-prefetchable)", "I/O ports at e000", "Expansion ROM at fe000000"?
+ */
+static int
+bar_entry(const struct kl_ctx *c)
+{
+	static const char *const words[] = {
+	    "Memory at ", "I/O ports at ", "Expansion ROM at ",
+	};
+	const uint8_t *m = c->msg;
+	size_t p = c->tok - (c->prefix ? 2 : 0), i, n;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		n = strlen(words[i]);
+		if (p >= n && memcmp(m + p - n, words[i], n) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
  * The label of the token.  A token with none may be the end of a range
  * (range_start()), which takes the label of its start, or a later column
  * of a register row ("GPR08: c000000002bac020 6b6b6b6b6b6b6b6b ...", mips
@@ -858,6 +880,8 @@ kl_label_context(const struct kl_ctx *c, struct kl_cinfo *ci)
 		sym_after(c->msg, c->len, c->tok + c->toklen, ci);
 	if (ci->kind == KL_CK_NONE && pte_entry(c))
 		ci->kind = KL_CK_PTE;
+	if (ci->kind == KL_CK_NONE && bar_entry(c))
+		ci->kind = KL_CK_BAR;
 	if (ci->kind == KL_CK_NONE)
 		ci->kind = find_shape(c, ci);
 	if (ci->kind == KL_CK_NONE && banner_row(c, ci))

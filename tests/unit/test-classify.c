@@ -179,19 +179,22 @@ static const struct tcase cases[] = {
 	  KL_ARCH_S390X, NOPO,
 	  " [<000003ff80440dc2>] handle_pqap+0x2ba/0x468 [kvm]          ",
 	  "000003ff80440dc2", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM),
-	  "frame", NOFL },
+	  "frame", ANC },
 	/* s390x PSW: the address word is a pc, the mask is not */
 	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19", KL_ARCH_S390X, NOPO,
 	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
 	  "(__netif_set_xps_queue+0x3dc/0xca8)",
 	  "00000000b05ec33c", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM),
-	  "pc", NOFL },
+	  "pc", ANC },
 	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19", KL_ARCH_S390X, NOPO,
 	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
 	  "(__netif_set_xps_queue+0x3dc/0xca8)",
 	  "0704e00180000000", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
 	  "context-only", NOFL },
-	/* s390x lockdep %px: no hashed %p there */
+	/*
+	 * s390x lockdep %px: no hashed %p there; context-only without a
+	 * code address of its GiB (anchored, it is kernel: test_s390_anchor)
+	 */
 	{ "tests/data/s390x-linux-s390-6.1-warn.eml:53", KL_ARCH_S390X, NOPO,
 	  " #0: 0000000089af5188 (&dev->mutex){....}-{3:3}, at: "
 	  "__driver_attach+0xfe/0x208",
@@ -458,6 +461,11 @@ static const struct tcase cases[] = {
 	  "[ffff800011a2b000] pgd=100000007fff8003, p4d=100000007fff8003",
 	  "100000007fff8003", 0, REG(NONE), SUP(PTE), CONF(HIGH),
 	  "page-table", NOFL },
+	/* a PCI BAR in a pasted lspci listing: a bus address */
+	{ "hand-written (lspci -v)", KL_ARCH_ARM, NOPO,
+	  "\tMemory at e0300000 (32-bit, non-prefetchable) [size=16K]",
+	  "e0300000", 0, REG(NONE), SUP(PHYSICAL), CONF(HIGH), "physical",
+	  NOFL },
 	/* ...but arm's mm->pgd is a virtual address (pre-4.15 %p). */
 	{ "hand-written (arm 3.x do_bad_area)", KL_ARCH_ARM, NOPO,
 	  "pgd = c3a84000", "c3a84000", 0, REG(KERNEL), SUP(NONE),
@@ -1013,6 +1021,7 @@ test_suppress_names(void **state)
 		"none", "not-kernel", "hole", "hashed", "null", "err-ptr",
 		"mask", "vsyscall", "poison", "uuid", "mac", "ipv6",
 		"hexdump", "hash", "context-only", "constant", "page-table",
+		"physical",
 	};
 	unsigned i;
 
@@ -1021,6 +1030,43 @@ test_suppress_names(void **state)
 		assert_string_equal(kl_suppress_name((enum kl_suppress)i),
 		    want[i]);
 	assert_string_equal(kl_suppress_name(KL_SUP_COUNT), "unknown");
+}
+
+/*
+ * s390x: a code address anchors its GiB; a register or bare value of the
+ * same boot there is kernel (rule anchor), not a flag word.
+ */
+static void
+test_s390_anchor(void **state)
+{
+	static const struct tcase psw = { "tests/data/s390x-linux-s390-6.1-"
+	    "warn.eml:19", KL_ARCH_S390X, NOPO, "Krnl PSW : 0704e00180000000 "
+	    "00000000b05ec33c (__netif_set_xps_queue+0x3dc/0xca8)",
+	    "00000000b05ec33c", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM), "pc",
+	    ANC };
+	static const struct tcase gprs = { "tests/data/s390x-linux-s390-6.1-"
+	    "warn.eml:21", KL_ARCH_S390X, NOPO, "Krnl GPRS: 00000000e7fb8b3f "
+	    "0000000080000001 00000000b1870700 00000000b0ca1d3c",
+	    "00000000b1870700", 0, REG(KERNEL), SUP(NONE), CONF(LOW), "anchor",
+	    NOFL };
+	static const struct tcase flag = { "tests/data/s390x-linux-s390-6.1-"
+	    "warn.eml:21", KL_ARCH_S390X, NOPO, "Krnl GPRS: 00000000e7fb8b3f "
+	    "0000000080000001 00000000b1870700 00000000b0ca1d3c",
+	    "0000000080000001", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
+	    "context-only", NOFL };
+	static const struct tcase gprs0 = { "tests/data/s390x-linux-s390-6.1-"
+	    "warn.eml:21 (no anchor yet)", KL_ARCH_S390X, NOPO, "Krnl GPRS: "
+	    "00000000e7fb8b3f 0000000080000001 00000000b1870700 "
+	    "00000000b0ca1d3c", "00000000b1870700", 0, REG(NONE),
+	    SUP(CONTEXT_ONLY), CONF(LOW), "context-only", NOFL };
+	struct kl_anchors an;
+
+	(void)state;
+	memset(&an, 0, sizeof(an));
+	check_case(&gprs0, &an);
+	feed(&psw, &an);
+	check_case(&gprs, &an);
+	check_case(&flag, &an);
 }
 
 /* Every suppression reason but none is exercised by the table. */
@@ -1054,6 +1100,7 @@ main(void)
 		cmocka_unit_test(test_no_context),
 		cmocka_unit_test(test_anchors_add),
 		cmocka_unit_test(test_every_label),
+		cmocka_unit_test(test_s390_anchor),
 		cmocka_unit_test(test_suppress_names),
 		cmocka_unit_test(test_reasons_covered),
 	};
