@@ -572,6 +572,15 @@ context_first(const struct kl_cinfo *ci, uint64_t v, unsigned width,
 	}
 }
 
+/* Is v a power of two plus a byte (0x80000001): a flag word? */
+static int
+flag_word(uint64_t v)
+{
+	uint64_t hi = v & ~UINT64_C(0xff);
+
+	return ((hi & (hi - 1)) == 0);
+}
+
 /*
  * Fill out for a suppressed token.  The confidence is that of the
  * suppression: high for a reason taken from the value, medium for one
@@ -693,7 +702,7 @@ kl_classify(const struct kl_layout *l, const struct kl_anchors *a,
 		if (h.reason == KL_SUP_CONTEXT_ONLY && width == 64 &&
 		    (ci.kind == KL_CK_REG || ci.kind == KL_CK_NONE) &&
 		    v >= UINT64_C(0x100000) &&
-		    ((v & ~UINT64_C(0xff)) & ((v & ~UINT64_C(0xff)) - 1)) != 0 &&
+		    !flag_word(v) &&
 		    anchor_has(a, KL_REGION_KERNEL, v & ~(GIB - 1))) {
 			out->region = KL_REGION_KERNEL;
 			out->severity = region_sev[KL_REGION_KERNEL];
