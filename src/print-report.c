@@ -13,8 +13,9 @@
  * each and the summary (--json), or SARIF (--sarif, print-sarif.c).
  *
  * The table fits the width of the terminal: COLUMNS when set, else the
- * terminal's width when standard output is one, else 80 columns.  Each
- * row has a line of columns (the template cut with "..." to fit) and
+ * terminal's width when standard output is one; in a pipe or a file
+ * (COLUMNS unset) nothing is cut, as ripgrep and ls do.  Each row has a
+ * line of columns (the template, cut with "..." to fit a terminal) and
  * indented lines of details.  Addresses in examples are masked
  * (kl_mask_addr()) unless --show-addresses.
  */
@@ -36,7 +37,7 @@
 
 #define REPORT_CALLSITES	4	/* call sites given per row */
 
-#define WIDTH_DEFAULT	80
+#define WIDTH_WHOLE	((size_t)1 << 30)	/* not a terminal: no cut */
 #define WIDTH_MIN	40
 #define WIDTH_MAX	4096
 #define TS_MAX		48
@@ -302,7 +303,7 @@ collect(void)
 	fclose(f);
 }
 
-/* The width of the table. */
+/* The width of the table: COLUMNS, the terminal's, or no limit. */
 static size_t
 width(void)
 {
@@ -321,7 +322,7 @@ width(void)
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ,
 	    &ws) == 0 && ws.ws_col > 0)
 		return (ws.ws_col < WIDTH_MIN ? WIDTH_MIN : ws.ws_col);
-	return (WIDTH_DEFAULT);
+	return (WIDTH_WHOLE);
 }
 
 /* The text of a mask of regions: "text,direct-map". */
@@ -373,7 +374,7 @@ static void
 detail(size_t w, const char *fmt, ...)
 {
 	va_list	ap;
-	char	b[2048];
+	char	b[8192];
 
 	va_start(ap, fmt);
 	vsnprintf(b, sizeof(b), fmt, ap);
