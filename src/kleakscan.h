@@ -150,6 +150,7 @@ struct totals {
 	uint64_t	 suppressed[KL_SUP_COUNT];
 	uint64_t	 slides;	/* boot segments giving the slide */
 	uint64_t	 disclosed[KL_REGION_COUNT]; /* segments disclosing */
+	uint64_t	 baselined;	/* findings --baseline held back */
 };
 
 /* What a worker sends back about its input (jobs.c). */
@@ -256,6 +257,8 @@ struct unit {
 	uint64_t		 bytes;		/* bytes of the unit seen */
 	uint64_t		 made[KL_REGION_COUNT]; /* findings that
 						   lines made (layout...) */
+	uint64_t		 baselined[KL_REGION_COUNT]; /* findings
+						   of baselined templates */
 	char			*boot_id;	/* last _BOOT_ID seen */
 	int			 sniff;		/* the first data may be mail */
 	int			 held;		/* its begin event waits */

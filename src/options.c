@@ -474,16 +474,23 @@ options_finish(struct cli *cli)
 
 	if (cli->sarif)
 		cli->report = 1;
-	if (!cli->report && (cli->top != 0 || cli->show_addresses ||
-	    cli->baseline != NULL))
-		log_usage("--top, --show-addresses and --baseline need "
-		    "--report or --sarif");
+	if (!cli->report && (cli->top != 0 || cli->show_addresses))
+		log_usage("--top and --show-addresses need --report or "
+		    "--sarif");
 	if (cli->report && (cli->redact || cli->mode != MODE_LINES ||
-	    cli->kl.suppressed || cli->quiet))
+	    cli->kl.suppressed))
 		log_usage("--report and --sarif cannot be used with --redact, "
-		    "-c, -l, -L, -q or --show-suppressed");
+		    "-c, -l, -L or --show-suppressed");
 	if (cli->sarif && cli->json)
 		log_usage("--sarif and --json: give one");
+	if (cli->baseline != NULL && cli->redact)
+		log_usage("--baseline cannot be used with --redact");
+	/*
+	 * -q prints nothing: no report is made, and the exit status is
+	 * -q's (1 at the first finding of a template --baseline lacks).
+	 */
+	if (cli->report && cli->quiet)
+		cli->report = cli->sarif = 0;
 
 	switch (cli->color) {
 	case WHEN_ALWAYS:
