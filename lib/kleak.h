@@ -1064,10 +1064,23 @@ struct kl_srcidx_site {
 	int		 exact;		/* from a printk index */
 };
 
+/* Why a site ranks where it does (struct kl_srcidx_match's why). */
+#define KL_SRCM_EXACT	0x1	/* from a printk index */
+#define KL_SRCM_ARCH	0x2	/* in the tree of the message's arch */
+#define KL_SRCM_ARCHDIR	0x4	/* under arch/, no arch known: after
+				   generic code */
+#define KL_SRCM_WIDTH	0x8	/* the conversion's width is the token's */
+#define KL_SRCM_SIBLING	0x10	/* another call of the function that
+				   printed the line's other part */
+
 /* A site that printed a message. */
 struct kl_srcidx_match {
 	size_t		 site;		/* for kl_srcidx_site() */
 	int		 score;		/* higher is better */
+	unsigned	 why;		/* KL_SRCM_* */
+	size_t		 lit;		/* literal bytes of the line matched */
+	size_t		 conv_off;	/* the conversion's offset in the
+					   site's format */
 	char		 conversion[32]; /* printed the token: "%px" */
 };
 
@@ -1086,6 +1099,9 @@ int		 kl_srcidx_site(const struct kl_srcidx *, size_t,
 const struct kl_srcidx_stats *kl_srcidx_stats(const struct kl_srcidx *);
 size_t		 kl_srcidx_match(const struct kl_srcidx *, const uint8_t *,
 		     size_t, size_t, size_t, enum kl_arch_id,
+		     struct kl_srcidx_match *, size_t);
+size_t		 kl_srcidx_match_arches(const struct kl_srcidx *,
+		     const uint8_t *, size_t, size_t, size_t, uint32_t,
 		     struct kl_srcidx_match *, size_t);
 int		 kl_srcidx_tree_key(const char *, char *, size_t,
 		     struct kl_error *);

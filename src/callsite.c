@@ -161,12 +161,12 @@ callsite_index(void)
  */
 size_t
 callsite_match(const uint8_t *msg, size_t len, size_t tok, size_t toklen,
-    enum kl_arch_id arch, struct kl_srcidx_match *r, size_t max)
+    uint32_t arches, struct kl_srcidx_match *r, size_t max)
 {
 	if (cs_idx == NULL)
 		return (0);
-	return (kl_srcidx_match(cs_idx, msg, len, tok, toklen, arch, r,
-	    max));
+	return (kl_srcidx_match_arches(cs_idx, msg, len, tok, toklen, arches,
+	    r, max));
 }
 
 /* The call sites of a finding: its line framed, its token placed. */
@@ -185,7 +185,8 @@ callsite_find(const struct kl_finding *f, struct kl_srcidx_match *r,
 	/* The scanner's own framing: where the message starts. */
 	m = f->lmsg <= tok ? f->lmsg : 0;
 	return (callsite_match(f->ltext + m, f->llen - m, tok - m,
-	    f->textlen, f->arch, r, max));
+	    f->textlen, f->arch != KL_ARCH_AUTO && (unsigned)f->arch < 32 ?
+	    UINT32_C(1) << f->arch : 0, r, max));
 }
 
 /* Is c an ASCII letter or digit? */
@@ -235,32 +236,21 @@ merge_matches(const struct kl_srcidx_match *m, size_t n,
 }
 
 /*
- * The call sites of a report row, from its first example's line: each
- * address token of the message (8 or more hex digits; the x of a
- * masked digit read as 0) is matched, and the sites merged, best first.
+ * The sites of index x that printed a row (callsite_row()); NULL
+ * when x is.
  */
-size_t
-callsite_row(const struct kl_report_row *r, struct kl_srcidx_match *out,
-    size_t max)
+static size_t
+row_sites(const struct kl_srcidx *x, const struct kl_report_row *r,
+    struct kl_srcidx_match *out, size_t max)
 {
 	const struct kl_report_ex *e = &r->first;
 	struct kl_srcidx_match	 m[8];
 	struct kl_frame		 fr;
-	enum kl_arch_id		 arch = KL_ARCH_AUTO;
 	uint8_t			*msg;
 	size_t			 len, i, s, n, nout = 0, ntok = 0;
-	unsigned		 a;
 
-	if (cs_idx == NULL || e->text == NULL || e->textlen == 0)
+	if (x == NULL || e->text == NULL || e->textlen == 0)
 		return (0);
-	for (a = 1; a < KL_ARCH_COUNT && a < 32; a++)
-		if (r->arches & (1u << a)) {
-			if (arch != KL_ARCH_AUTO) {
-				arch = KL_ARCH_AUTO;	/* several: unknown */
-				break;
-			}
-			arch = (enum kl_arch_id)a;
-		}
 	kl_frame_line(e->text, e->textlen, KL_LINE_PLAIN, KL_FORMAT_AUTO,
 	    &fr);
 	if (fr.msg > e->textlen)
@@ -284,9 +274,61 @@ callsite_row(const struct kl_report_row *r, struct kl_srcidx_match *out,
 			if (msg[n] == 'x')
 				msg[n] = '0';
 		ntok++;
-		n = callsite_match(msg, len, s, i - s, arch, m, 8);
+		n = kl_srcidx_match_arches(x, msg, len, s, i - s, r->arches,
+		    m, 8);
 		merge_matches(m, n, out, &nout, max);
 	}
 	free(msg);
 	return (nout);
+}
+
+/*
+ * The call sites of a report row, from its first example's line: each
+ * address token of the message (8 or more hex digits; the x of a
+ * masked digit read as 0) is matched with the row's architectures, and
+ * the sites merged, best first.
+ */
+size_t
+callsite_row(const struct kl_report_row *r, struct kl_srcidx_match *out,
+    size_t max)
+{
+	return (row_sites(cs_idx, r, out, max));
+}
+
+/*
+ * Why the site of match a was ranked before that of b: the first thing
+ * that tells them apart, in the order the matcher weighs them.
+ */
+const char *
+callsite_why(const struct kl_srcidx_match *a, const struct kl_srcidx_match *b)
+{
+	if ((a->why & KL_SRCM_EXACT) && !(b->why & KL_SRCM_EXACT))
+		return ("the printk index names it");
+	if ((a->why & KL_SRCM_ARCH) && !(b->why & KL_SRCM_ARCH))
+		return ("it is in the tree of the row's architecture");
+	if (!(a->why & KL_SRCM_ARCHDIR) && (b->why & KL_SRCM_ARCHDIR))
+		return ("generic code: the row's architecture is unknown");
+	if ((a->why & KL_SRCM_WIDTH) && !(b->why & KL_SRCM_WIDTH))
+		return ("its conversion has the address's width");
+	if (!(a->why & KL_SRCM_SIBLING) && (b->why & KL_SRCM_SIBLING))
+		return ("it printed the address itself");
+	if (a->lit > b->lit)
+		return ("more of the line is its literal text");
+	if (a->score > b->score)
+		return ("it matches the line more closely");
+	return ("an equal match: the first by file and line");
+}
+
+/* Do the sites of matches a and b print the same format? */
+int
+callsite_same_format(const struct kl_srcidx_match *a,
+    const struct kl_srcidx_match *b)
+{
+	struct kl_srcidx_site	sa, sb;
+
+	if (cs_idx == NULL || kl_srcidx_site(cs_idx, a->site, &sa) != 0 ||
+	    kl_srcidx_site(cs_idx, b->site, &sb) != 0)
+		return (0);
+	return (sa.formatlen == sb.formatlen &&
+	    memcmp(sa.format, sb.format, sa.formatlen) == 0);
 }

@@ -413,11 +413,15 @@ void		 callsite_init(const struct cli *);
 void		 callsite_free(void);
 const struct kl_srcidx *callsite_index(void);
 size_t		 callsite_match(const uint8_t *, size_t, size_t, size_t,
-		     enum kl_arch_id, struct kl_srcidx_match *, size_t);
+		     uint32_t, struct kl_srcidx_match *, size_t);
 size_t		 callsite_find(const struct kl_finding *,
 		     struct kl_srcidx_match *, size_t);
 size_t		 callsite_row(const struct kl_report_row *,
 		     struct kl_srcidx_match *, size_t);
+const char	*callsite_why(const struct kl_srcidx_match *,
+		     const struct kl_srcidx_match *);
+int		 callsite_same_format(const struct kl_srcidx_match *,
+		     const struct kl_srcidx_match *);
 /* options.c */
 void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);

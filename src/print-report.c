@@ -406,8 +406,9 @@ text_example(size_t w, const char *what, const struct kl_report_ex *e)
 }
 
 /*
- * The call sites of a row as a detail line: the best one, its function
- * and conversion, and how many others matched.
+ * The call sites of a row as detail lines: the best one, its function
+ * and conversion, and how many others matched; then each other site
+ * printing the same format, with the reason the first was preferred.
  */
 static void
 text_callsite(size_t w, const struct kl_report_row *r)
@@ -416,24 +417,37 @@ text_callsite(size_t w, const struct kl_report_row *r)
 	struct kl_srcidx_match	 m[REPORT_CALLSITES];
 	struct kl_srcidx_site	 s;
 	char			*file, *func;
-	size_t			 n;
+	size_t			 n, i;
 
 	if (x == NULL)
 		return;
 	n = callsite_row(r, m, REPORT_CALLSITES);
-	if (n == 0 || kl_srcidx_site(x, m[0].site, &s) != 0) {
-		detail(w, "callsite unknown");
-		return;
+	for (i = 0; i < n; i++) {
+		if (kl_srcidx_site(x, m[i].site, &s) != 0)
+			break;
+		if (i > 0 && !callsite_same_format(&m[0], &m[i]))
+			continue;
+		file = xstrdup(print_text_esc(&rp.esc, s.file,
+		    strlen(s.file)));
+		func = xstrdup(print_text_esc(&rp.esc, s.function,
+		    strlen(s.function)));
+		if (i == 0)
+			detail(w, "callsite %s:%" PRIu64 " %s%s%s%s", file,
+			    s.line, func[0] != '\0' ? func : "?",
+			    m[0].conversion[0] != '\0' ? " " : "",
+			    print_text_esc(&rp.esc, m[0].conversion,
+			    strlen(m[0].conversion)), n > 1 ?
+			    " (and other candidates)" : "");
+		else
+			detail(w, "same format at %s:%" PRIu64 " %s; the "
+			    "first preferred: %s", file, s.line,
+			    func[0] != '\0' ? func : "?",
+			    callsite_why(&m[0], &m[i]));
+		free(file);
+		free(func);
 	}
-	file = xstrdup(print_text_esc(&rp.esc, s.file, strlen(s.file)));
-	func = xstrdup(print_text_esc(&rp.esc, s.function,
-	    strlen(s.function)));
-	detail(w, "callsite %s:%" PRIu64 " %s%s%s%s", file, s.line,
-	    func[0] != '\0' ? func : "?", m[0].conversion[0] != '\0' ? " " :
-	    "", print_text_esc(&rp.esc, m[0].conversion,
-	    strlen(m[0].conversion)), n > 1 ? " (and other candidates)" : "");
-	free(file);
-	free(func);
+	if (i == 0)
+		detail(w, "callsite unknown");
 }
 
 /* The number of decimal digits of v. */
@@ -560,7 +574,11 @@ json_callsite(const struct kl_report_row *r)
 		report_json_str(s.format, s.formatlen);
 		fputs(",\"conversion\":", stdout);
 		report_json_cstr(m[i].conversion);
-		printf(",\"exact\":%s}", s.exact ? "true" : "false");
+		printf(",\"exact\":%s,\"same_format\":%s,\"reason\":",
+		    s.exact ? "true" : "false", i > 0 &&
+		    callsite_same_format(&m[0], &m[i]) ? "true" : "false");
+		report_json_cstr(i > 0 ? callsite_why(&m[0], &m[i]) : NULL);
+		putchar('}');
 	}
 	putchar(']');
 }
