@@ -1032,6 +1032,14 @@ int		 kl_leak_match(struct kl_leakmatch *, const uint8_t *, size_t,
 						   (generated tables) */
 struct kl_srcidx;
 
+/* Files of a tree an index keeps besides its sources. */
+enum kl_srcidx_meta {
+	KL_SRCIDX_MAINTAINERS = 0,	/* MAINTAINERS, whole */
+	KL_SRCIDX_MAILMAP,		/* .mailmap, whole */
+	KL_SRCIDX_VERSION,		/* "6.1.192", from the top Makefile */
+	KL_SRCIDX_META_COUNT
+};
+
 /* Counters of an index. */
 struct kl_srcidx_stats {
 	uint64_t	 files;		/* .c and .h files read */
@@ -1093,6 +1101,14 @@ int		 kl_srcidx_add_tree(struct kl_srcidx *, const char *,
 int		 kl_srcidx_add_printk_index(struct kl_srcidx *, const void *,
 		     size_t, struct kl_error *);
 int		 kl_srcidx_build(struct kl_srcidx *, struct kl_error *);
+int		 kl_srcidx_add_meta(struct kl_srcidx *, const char *,
+		     const void *, size_t, struct kl_error *);
+int		 kl_srcidx_add_dir(struct kl_srcidx *, const char *, size_t,
+		     struct kl_error *);
+const char	*kl_srcidx_meta(const struct kl_srcidx *, enum kl_srcidx_meta,
+		     size_t *);
+int		 kl_srcidx_isdir(const struct kl_srcidx *, const char *);
+int		 kl_srcidx_meta_name(const char *);
 size_t		 kl_srcidx_count(const struct kl_srcidx *);
 int		 kl_srcidx_site(const struct kl_srcidx *, size_t,
 		     struct kl_srcidx_site *);

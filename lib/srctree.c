@@ -1,8 +1,10 @@
 /*
  * srctree.c - walks a kernel tree (a directory, or a tarball read in
  * place through libarchive, one member at a time) and hands each C
- * source file to the scanner (srclex.c); the key of a tree for the
- * cache.
+ * source file to the scanner (srclex.c), the tree's MAINTAINERS,
+ * .mailmap and top Makefile to the index (kl_srcidx_add_meta()) and
+ * its directories too; reads chosen files of a tree back; the key of a
+ * tree for the cache.
  */
 #include "config.h"
 
@@ -158,9 +160,15 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 				continue;
 			}
 			w->path[plen + 1 + nl] = '\0';
+			if (!w->keyonly && kl_srcidx_add_dir(w->x, w->path +
+			    w->root, strlen(w->path + w->root), err) != 0) {
+				rc = -1;
+				break;
+			}
 			rc = walk_dir(w, plen + 1 + nl, depth + 1, err);
 		}
-		else if (S_ISREG(sb.st_mode) && wanted(names[i])) {
+		else if (S_ISREG(sb.st_mode) && (wanted(names[i]) ||
+		    kl_srcidx_meta_name(w->path + w->root) >= 0)) {
 			const char *rel = w->path + w->root;
 			uint64_t h;
 
@@ -194,8 +202,11 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 					continue;
 				}
 				close(fd);
-				rc = kl_srcidx_add_source(w->x, rel, w->buf,
-				    len, err);
+				rc = wanted(names[i]) ?
+				    kl_srcidx_add_source(w->x, rel, w->buf,
+				    len, err) :
+				    kl_srcidx_add_meta(w->x, rel, w->buf, len,
+				    err);
 			}
 		}
 	}
@@ -277,9 +288,18 @@ add_tarball(struct kl_srcidx *x, int fd, const char *path,
 		const char *name = archive_entry_pathname(e);
 		int64_t size = archive_entry_size(e);
 		la_ssize_t got;
+		const char *rel, *slash;
 
-		if (name == NULL || archive_entry_filetype(e) != AE_IFREG ||
-		    !wanted(name) || userspace(member_rel(name)))
+		if (name == NULL || userspace(rel = member_rel(name)))
+			continue;
+		/* The member's directory, or the member itself. */
+		if (rel != name && (slash = archive_entry_filetype(e) ==
+		    AE_IFDIR ? rel + strlen(rel) : strrchr(rel, '/')) !=
+		    NULL && (rc = kl_srcidx_add_dir(x, rel,
+		    (size_t)(slash - rel), err)) != 0)
+			break;
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    (!wanted(name) && kl_srcidx_meta_name(rel) < 0))
 			continue;
 		if (size < 0 || size > KL_SRCIDX_FILE_MAX) {
 			x->st.skip_huge++;
@@ -311,8 +331,8 @@ add_tarball(struct kl_srcidx *x, int fd, const char *path,
 				break;
 			continue;
 		}
-		if ((rc = kl_srcidx_add_source(x, member_rel(name), buf, len,
-		    err)) != 0)
+		if ((rc = wanted(name) ? kl_srcidx_add_source(x, rel, buf, len,
+		    err) : kl_srcidx_add_meta(x, rel, buf, len, err)) != 0)
 			break;
 	}
 	if (rc == 0 && r != ARCHIVE_EOF && r != ARCHIVE_OK &&

@@ -84,6 +84,9 @@ struct cli {
 	enum binfiles		 binary_files;	/* --binary-files */
 	const char		*kernel_source;	/* --kernel-source */
 	const char		*printk_index;	/* --printk-index */
+	const char		*kernel_source_new; /* ... given again: the
+						   newer kernel */
+	const char		*printk_index_new;
 	char			**operands;
 	int			 noperands;
 	int			 report;	/* --report (or --sarif) */
@@ -422,6 +425,18 @@ const char	*callsite_why(const struct kl_srcidx_match *,
 		     const struct kl_srcidx_match *);
 int		 callsite_same_format(const struct kl_srcidx_match *,
 		     const struct kl_srcidx_match *);
+/* What the newest kernel given does with a row's message. */
+enum fixstate {
+	FIX_UNKNOWN = 0,	/* no call sites, or nothing to tell */
+	FIX_OPEN,		/* printed there with a raw conversion */
+	FIX_FIXED,		/* printed there with %p or %pK */
+	FIX_GONE,		/* not printed there */
+};
+enum fixstate	 callsite_fix_state(const struct kl_report_row *,
+		     struct kl_srcidx_match *);
+const struct kl_srcidx *callsite_newest(void);
+const char	*callsite_newest_name(void);
+const char	*callsite_fix_name(enum fixstate);
 /* options.c */
 void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);

@@ -181,9 +181,9 @@ static const struct optdef optdefs[] = {
 	    "record every change (JSON Lines, mode 0600)" },
 	{ NULL, 0, 0, NULL, "Call sites (the printk calls that leaked):" },
 	{ "kernel-source", required_argument, OPT_KERNEL_SOURCE, "TREE",
-	    "index this kernel tree or tarball (cached)" },
+	    "index this kernel tree or tarball (cached); again: newer" },
 	{ "printk-index", required_argument, OPT_PRINTK_INDEX, "FILE",
-	    "exact call sites from debugfs printk/index" },
+	    "exact call sites from debugfs printk/index; again: newer" },
 	{ NULL, 0, 0, NULL, "Live and captured systems:" },
 	{ "live", no_argument, OPT_LIVE, NULL,
 	    "audit this system: kernel log, /proc, /sys" },
@@ -705,10 +705,23 @@ options_parse(int argc, char **argv, struct cli *cli)
 			cli->physical = 1;
 			break;
 		case OPT_KERNEL_SOURCE:
-			cli->kernel_source = optarg;
+			/* Given again: the newer kernel, for fix_state. */
+			if (cli->kernel_source_new != NULL)
+				log_usage("--kernel-source: give it once, or "
+				    "twice (the older, then the newer)");
+			if (cli->kernel_source == NULL)
+				cli->kernel_source = optarg;
+			else
+				cli->kernel_source_new = optarg;
 			break;
 		case OPT_PRINTK_INDEX:
-			cli->printk_index = optarg;
+			if (cli->printk_index_new != NULL)
+				log_usage("--printk-index: give it once, or "
+				    "twice (the older, then the newer)");
+			if (cli->printk_index == NULL)
+				cli->printk_index = optarg;
+			else
+				cli->printk_index_new = optarg;
 			break;
 		case OPT_REDACT:
 			cli->redact = 1;

@@ -406,6 +406,46 @@ text_example(size_t w, const char *what, const struct kl_report_ex *e)
 }
 
 /*
+ * The fix state of a row as a detail line (none when unknown); a row
+ * without a call site (sited 0) says here that it has none.
+ */
+static void
+text_fix_state(size_t w, const struct kl_report_row *r, int sited)
+{
+	const struct kl_srcidx	*x = callsite_newest();
+	const char		*name = callsite_newest_name();
+	struct kl_srcidx_match	 m;
+	struct kl_srcidx_site	 s;
+	enum fixstate		 st;
+	char			*file, *func;
+
+	if (x == NULL)
+		return;
+	name = xstrdup(print_text_esc(&rp.esc, name, strlen(name)));
+	st = callsite_fix_state(r, &m);
+	if (!sited)
+		detail(w, st == FIX_GONE && x == callsite_index() ?
+		    "callsite none: the message is gone from %s" :
+		    "callsite unknown", name);
+	if (st == FIX_GONE)
+		detail(w, "fix_state gone from %s", name);
+	else if ((st == FIX_OPEN || st == FIX_FIXED) &&
+	    kl_srcidx_site(x, m.site, &s) == 0) {
+		file = xstrdup(print_text_esc(&rp.esc, s.file,
+		    strlen(s.file)));
+		func = xstrdup(print_text_esc(&rp.esc, s.function,
+		    strlen(s.function)));
+		detail(w, "fix_state %s in %s: %s:%" PRIu64 " %s %s",
+		    callsite_fix_name(st), name, file, s.line,
+		    func[0] != '\0' ? func : "?", print_text_esc(&rp.esc,
+		    m.conversion, strlen(m.conversion)));
+		free(file);
+		free(func);
+	}
+	free((char *)name);
+}
+
+/*
  * The call sites of a row as detail lines: the best one, its function
  * and conversion, and how many others matched; then each other site
  * printing the same format, with the reason the first was preferred.
@@ -446,8 +486,7 @@ text_callsite(size_t w, const struct kl_report_row *r)
 		free(file);
 		free(func);
 	}
-	if (i == 0)
-		detail(w, "callsite unknown");
+	text_fix_state(w, r, i > 0);
 }
 
 /* The number of decimal digits of v. */
@@ -583,6 +622,38 @@ json_callsite(const struct kl_report_row *r)
 	putchar(']');
 }
 
+/*
+ * "fix_state" of a row (null without call sites, or when unknown) and
+ * "fix_site", its site in the newest kernel given (null when gone).
+ */
+static void
+json_fix_state(const struct kl_report_row *r)
+{
+	const struct kl_srcidx	*x = callsite_newest();
+	struct kl_srcidx_match	 m;
+	struct kl_srcidx_site	 s;
+	enum fixstate		 st;
+
+	st = x != NULL ? callsite_fix_state(r, &m) : FIX_UNKNOWN;
+	fputs(",\"fix_state\":", stdout);
+	report_json_cstr(callsite_fix_name(st));
+	fputs(",\"fix_site\":", stdout);
+	if ((st != FIX_OPEN && st != FIX_FIXED) ||
+	    kl_srcidx_site(x, m.site, &s) != 0) {
+		fputs("null", stdout);
+		return;
+	}
+	fputs("{\"file\":", stdout);
+	report_json_cstr(s.file);
+	printf(",\"line\":%" PRIu64 ",\"function\":", s.line);
+	report_json_cstr(s.function[0] != '\0' ? s.function : NULL);
+	fputs(",\"conversion\":", stdout);
+	report_json_cstr(m.conversion);
+	fputs(",\"kernel\":", stdout);
+	report_json_cstr(callsite_newest_name());
+	putchar('}');
+}
+
 /* Write the regions of a mask as a JSON array. */
 static void
 jregions(unsigned mask)
@@ -655,6 +726,7 @@ json_rows(struct kl_report_row **row, size_t n)
 		report_json_example(&r->last);
 		fputs("],\"callsite\":", stdout);
 		json_callsite(r);
+		json_fix_state(r);
 		fputs("}\n", stdout);
 	}
 }
