@@ -1127,6 +1127,28 @@ struct kl_srcidx *kl_srcidx_load(const void *, size_t, const char *,
 		     struct kl_error *);
 struct kl_srcidx *kl_srcidx_open(const char *, const char *, int *,
 		     struct kl_error *);
+/* maint.c: who receives a patch to a file (MAINTAINERS, .mailmap) */
+enum kl_maint_role {
+	KL_MAINT_MAINTAINER = 0,	/* M: */
+	KL_MAINT_REVIEWER,		/* R: */
+	KL_MAINT_LIST,			/* L: */
+};
+struct kl_maint_who {
+	char			*addr;	/* "Name <address>", or a list */
+	enum kl_maint_role	 role;
+};
+struct kl_maint_list {
+	struct kl_maint_who	*who;
+	size_t			 n;
+};
+struct kl_maint;
+struct kl_maint	*kl_maint_new(const char *, size_t, const char *, size_t,
+		     int (*)(void *, const char *), void *, struct kl_error *);
+void		 kl_maint_free(struct kl_maint *);
+int		 kl_maint_lookup(struct kl_maint *, const char *, const void *,
+		     size_t, struct kl_maint_list *, struct kl_error *);
+void		 kl_maint_list_free(struct kl_maint_list *);
+
 /* What kind of printing leaked (template.c), in report order. */
 enum kl_tclass {
 	KL_TC_POINTER = 0,	/* a message printing a pointer: a call site */
