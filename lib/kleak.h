@@ -1108,6 +1108,8 @@ int		 kl_srcidx_add_dir(struct kl_srcidx *, const char *, size_t,
 const char	*kl_srcidx_meta(const struct kl_srcidx *, enum kl_srcidx_meta,
 		     size_t *);
 int		 kl_srcidx_isdir(const struct kl_srcidx *, const char *);
+int		 kl_srcidx_read_files(const char *, const char *const *, size_t,
+		     uint8_t **, size_t *, struct kl_error *);
 int		 kl_srcidx_meta_name(const char *);
 size_t		 kl_srcidx_count(const struct kl_srcidx *);
 int		 kl_srcidx_site(const struct kl_srcidx *, size_t,
@@ -1148,6 +1150,44 @@ void		 kl_maint_free(struct kl_maint *);
 int		 kl_maint_lookup(struct kl_maint *, const char *, const void *,
 		     size_t, struct kl_maint_list *, struct kl_error *);
 void		 kl_maint_list_free(struct kl_maint_list *);
+
+/* srcfix.c: the fix of a call site that printed a raw pointer */
+enum kl_srcfix_why {
+	KL_FIX_OK = 0,		/* edits made */
+	KL_FIX_NOCALL,		/* the format is not a call's argument at
+				   its line any more */
+	KL_FIX_MACRO,		/* in a macro, or a #if inside the call */
+	KL_FIX_NOARG,		/* no argument for the conversion */
+	KL_FIX_SPLIT,		/* the conversion spans literals, escapes */
+	KL_FIX_NOTRAW,		/* it prints no raw pointer (%p, %pS, %s) */
+	KL_FIX_INTEGER,		/* of an integer: a cast would be needed */
+	KL_FIX_UNKNOWN,		/* the argument's type is not known */
+	KL_FIX_EXPR,		/* an expression that cannot be rewritten */
+};
+struct kl_srcfix_edit {
+	size_t		 off, len;	/* bytes of the file replaced */
+	char		 text[8];	/* by this */
+};
+struct kl_srcfix {
+	enum kl_srcfix_why	 why;
+	char			 detail[256];	/* what changes, or why not */
+	struct kl_srcfix_edit	*edit;		/* by offset */
+	size_t			 nedit;
+	size_t			 nconv;		/* conversions changed */
+	char			 callee[64];
+	size_t			 call_off, call_end;
+	int			 restricted;	/* %pK: a file's content */
+};
+int		 kl_srcfix_make(const uint8_t *, size_t, uint64_t, const char *,
+		     size_t, const char *, const size_t *, size_t,
+		     struct kl_srcfix *, struct kl_error *);
+void		 kl_srcfix_free(struct kl_srcfix *);
+int		 kl_srcfix_apply(const uint8_t *, size_t,
+		     const struct kl_srcfix *, uint8_t **, size_t *,
+		     struct kl_error *);
+int		 kl_srcfix_diff(const uint8_t *, size_t, const uint8_t *,
+		     size_t, const char *, char **, size_t *,
+		     struct kl_error *);
 
 /* What kind of printing leaked (template.c), in report order. */
 enum kl_tclass {

@@ -994,7 +994,8 @@ kl_maint_lookup(struct kl_maint *m, const char *file, const void *content,
 		for (i = 0; i < m->ntv && !g.oom; i++) {
 			size_t *nk;
 
-			if (m->tv[i].type != 'K' || line_re(&m->tv[i]) == NULL ||
+			if (m->tv[i].type != 'K' ||
+			    line_re(&m->tv[i]) == NULL ||
 			    pcre2_match(m->tv[i].re, content, clen, 0, 0, md,
 			    NULL) < 0)
 				continue;

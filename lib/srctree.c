@@ -381,6 +381,126 @@ kl_srcidx_add_tree(struct kl_srcidx *x, const char *path,
 	return (rc);
 }
 
+/* The name i of a sorted list of n, or -1. */
+static long
+name_at(const char *const *names, size_t n, const char *rel)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(names[mid], rel)) == 0)
+			return ((long)mid);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (-1);
+}
+
+/*
+ * Read chosen files of a tree (a directory, or a tarball in one pass):
+ * names[0..n), sorted, relative to the top, into data[i] (malloc'd) and
+ * len[i]; a file not found or over KL_SRCIDX_FILE_MAX stays NULL.  -1
+ * with err when the tree cannot be read or memory ran out.
+ */
+int
+kl_srcidx_read_files(const char *tree, const char *const *names, size_t n,
+    uint8_t **data, size_t *len, struct kl_error *err)
+{
+	struct archive *a;
+	struct archive_entry *e;
+	struct stat sb;
+	char path[4096];
+	size_t cap, got, i;
+	long k;
+	int fd, r, rc = 0;
+	la_ssize_t g;
+
+	for (i = 0; i < n; i++) {
+		data[i] = NULL;
+		len[i] = 0;
+	}
+	if (stat(tree, &sb) != 0) {
+		kl_error_set(err, KL_EIO, errno, "%s: %s", tree,
+		    strerror(errno));
+		return (-1);
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		for (i = 0; i < n; i++) {
+			cap = 0;
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s", tree,
+			    names[i]) >= sizeof(path) ||
+			    (fd = open(path, O_RDONLY)) < 0)
+				continue;
+			if (kl_srcidx_slurp(fd, &data[i], &cap, &len[i],
+			    KL_SRCIDX_FILE_MAX) != 0) {
+				free(data[i]);
+				data[i] = NULL;
+				len[i] = 0;
+				if (errno == ENOMEM) {
+					close(fd);
+					goto nomem;
+				}
+			}
+			close(fd);
+		}
+		return (0);
+	}
+	if ((a = archive_read_new()) == NULL)
+		goto nomem;
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_zip_streamable(a);
+	archive_read_support_format_cpio(a);
+	if (archive_read_open_filename(a, tree, 1 << 20) != ARCHIVE_OK) {
+		kl_error_set(err, KL_EFORMAT, 0, "%s: not an archive: %s",
+		    tree, archive_error_string(a));
+		archive_read_free(a);
+		return (-1);
+	}
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(e);
+		int64_t size = archive_entry_size(e);
+
+		if (name == NULL || archive_entry_filetype(e) != AE_IFREG ||
+		    (k = name_at(names, n, member_rel(name))) < 0 ||
+		    data[k] != NULL || size < 0 || size > KL_SRCIDX_FILE_MAX)
+			continue;
+		if ((data[k] = malloc((size_t)size + 1)) == NULL) {
+			archive_read_free(a);
+			goto nomem;
+		}
+		for (got = 0; got < (size_t)size && (g = archive_read_data(a,
+		    data[k] + got, (size_t)size - got)) > 0;)
+			got += (size_t)g;
+		if (got != (size_t)size) {
+			free(data[k]);
+			data[k] = NULL;
+			continue;
+		}
+		len[k] = got;
+	}
+	if (r != ARCHIVE_EOF) {
+		kl_error_set(err, KL_EFORMAT, 0, "%s: %s", tree,
+		    archive_error_string(a) ? archive_error_string(a) :
+		    "archive damaged");
+		rc = -1;
+	}
+	archive_read_free(a);
+	return (rc);
+nomem:
+	for (i = 0; i < n; i++) {
+		free(data[i]);
+		data[i] = NULL;
+	}
+	kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+	return (-1);
+}
+
 /*
  * The cache key of a tree: for a directory, the names, sizes and
  * modification times of its .c and .h files; for a file, its path,

@@ -261,6 +261,19 @@ callsite_find(const struct kl_finding *f, struct kl_srcidx_match *r,
 	    UINT32_C(1) << f->arch : 0, r, max));
 }
 
+/* Add a conversion offset to a set, once. */
+static void
+convset_add(struct convset *cs, size_t off)
+{
+	size_t	i;
+
+	for (i = 0; i < cs->n; i++)
+		if (cs->off[i] == off)
+			return;
+	if (cs->n < sizeof(cs->off) / sizeof(cs->off[0]))
+		cs->off[cs->n++] = off;
+}
+
 /* Is c an ASCII letter or digit? */
 static int
 isalnum_byte(uint8_t c)
@@ -309,17 +322,18 @@ merge_matches(const struct kl_srcidx_match *m, size_t n,
 
 /*
  * The sites of index x that printed a row (callsite_row()); NULL
- * when x is.
+ * when x is.  With cs, the offsets of the conversions site cs->site
+ * printed the row's addresses with are gathered too.
  */
 static size_t
 row_sites(const struct kl_srcidx *x, const struct kl_report_row *r,
-    struct kl_srcidx_match *out, size_t max)
+    struct kl_srcidx_match *out, size_t max, struct convset *cs)
 {
 	const struct kl_report_ex *e = &r->first;
 	struct kl_srcidx_match	 m[8];
 	struct kl_frame		 fr;
 	uint8_t			*msg;
-	size_t			 len, i, s, n, nout = 0, ntok = 0;
+	size_t			 len, i, s, n, k, nout = 0, ntok = 0;
 
 	if (x == NULL || e->text == NULL || e->textlen == 0)
 		return (0);
@@ -349,6 +363,9 @@ row_sites(const struct kl_srcidx *x, const struct kl_report_row *r,
 		n = kl_srcidx_match_arches(x, msg, len, s, i - s, r->arches,
 		    m, 8);
 		merge_matches(m, n, out, &nout, max);
+		for (k = 0; cs != NULL && k < n; k++)
+			if (m[k].site == cs->site && m[k].conv_off != SIZE_MAX)
+				convset_add(cs, m[k].conv_off);
 	}
 	free(msg);
 	return (nout);
@@ -364,7 +381,7 @@ size_t
 callsite_row(const struct kl_report_row *r, struct kl_srcidx_match *out,
     size_t max)
 {
-	return (row_sites(cs_idx, r, out, max));
+	return (row_sites(cs_idx, r, out, max, NULL));
 }
 
 /*
@@ -485,7 +502,7 @@ callsite_fix_state(const struct kl_report_row *r, struct kl_srcidx_match *m)
 
 	if (x == NULL)
 		return (FIX_UNKNOWN);
-	if (row_sites(x, r, m, 1) == 1) {
+	if (row_sites(x, r, m, 1, NULL) == 1) {
 		c = m->conversion;
 		/* %p and %pK hash or restrict; %px, %lx ... print raw. */
 		if (c[0] == '%' && c[1] == 'p' && (c[2] == '\0' ||
@@ -496,4 +513,29 @@ callsite_fix_state(const struct kl_report_row *r, struct kl_srcidx_match *m)
 	if (cs_new != NULL || releases_older(r, x))
 		return (FIX_GONE);
 	return (FIX_UNKNOWN);
+}
+
+/*
+ * The offsets (in its format) of the conversions the site of match m
+ * printed a row's addresses with, into cs.
+ */
+void
+callsite_row_convs(const struct kl_report_row *r,
+    const struct kl_srcidx_match *m, struct convset *cs)
+{
+	struct kl_srcidx_match	 out[1];
+
+	memset(cs, 0, sizeof(*cs));
+	cs->site = m->site;
+	(void)row_sites(cs_idx, r, out, 1, cs);
+	if (cs->n == 0 && m->conv_off != SIZE_MAX)
+		convset_add(cs, m->conv_off);
+}
+
+/* The sites of any index x that printed a row (the fixed file's). */
+size_t
+callsite_row_in(const struct kl_srcidx *x, const struct kl_report_row *r,
+    struct kl_srcidx_match *out, size_t max)
+{
+	return (row_sites(x, r, out, max, NULL));
 }

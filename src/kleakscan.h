@@ -94,6 +94,7 @@ struct cli {
 	int			 sarif;		/* --sarif */
 	int			 show_addresses; /* --show-addresses */
 	const char		*baseline;	/* --baseline */
+	const char		*fix_dir;	/* --fix-dir */
 
 	/* Resolved after parsing. */
 	int			 show_names;
@@ -425,6 +426,14 @@ const char	*callsite_why(const struct kl_srcidx_match *,
 		     const struct kl_srcidx_match *);
 int		 callsite_same_format(const struct kl_srcidx_match *,
 		     const struct kl_srcidx_match *);
+/* The conversions one site printed a row's addresses with. */
+struct convset {
+	size_t		 site;
+	size_t		 off[16];	/* offsets in the site's format */
+	size_t		 n;
+};
+void		 callsite_row_convs(const struct kl_report_row *,
+		     const struct kl_srcidx_match *, struct convset *);
 /* What the newest kernel given does with a row's message. */
 enum fixstate {
 	FIX_UNKNOWN = 0,	/* no call sites, or nothing to tell */
@@ -435,6 +444,9 @@ enum fixstate {
 enum fixstate	 callsite_fix_state(const struct kl_report_row *,
 		     struct kl_srcidx_match *);
 const struct kl_srcidx *callsite_newest(void);
+size_t		 callsite_row_in(const struct kl_srcidx *,
+		     const struct kl_report_row *, struct kl_srcidx_match *,
+		     size_t);
 const char	*callsite_newest_name(void);
 const char	*callsite_fix_name(enum fixstate);
 /* options.c */
@@ -552,6 +564,34 @@ uint64_t	 report_new(void);
 void		 report_input_mark(void);
 void		 report_adopt(const struct kl_report *, struct mstate *);
 void		 report_leaked(int);
+
+/* fix.c */
+enum fixr {
+	FIXR_NONE = 0,		/* no call site */
+	FIXR_NOTRAW,		/* printed by no raw conversion */
+	FIXR_NOPATCH,		/* raw, but no safe patch: why says */
+	FIXR_PATCH,		/* a patch */
+};
+struct rowfix {
+	const struct kl_report_row *row;
+	enum fixr	 state;
+	const char	*why;
+	int		 integer;	/* no patch: of an integer */
+	size_t		 patch;		/* SIZE_MAX: none */
+};
+struct fixedit {
+	uint64_t	 line, col;	/* where it starts, 1-based */
+	uint64_t	 eline, ecol;	/* the byte after it */
+	const char	*text;		/* what replaces it */
+};
+void		 fix_init(const struct cli *);
+void		 fix_rows(struct kl_report_row **, size_t);
+const struct rowfix *fix_row(const struct kl_report_row *);
+const char	*fix_patch_name(const struct rowfix *);
+const struct kl_maint_list *fix_who(const struct rowfix *);
+size_t		 fix_edits(const struct rowfix *, struct fixedit *, size_t);
+const char	*fix_kind(const struct rowfix *);
+void		 fix_free(void);
 
 /* print-row.c */
 void		 report_row_init(int);

@@ -64,6 +64,7 @@ enum {
 	OPT_SQUASH_BY_FILENAME,
 	OPT_SHARD,
 	OPT_MERGE,
+	OPT_FIX_DIR,
 };
 
 /* The words some options take: parsing and completion share them. */
@@ -184,6 +185,8 @@ static const struct optdef optdefs[] = {
 	    "index this kernel tree or tarball (cached); again: newer" },
 	{ "printk-index", required_argument, OPT_PRINTK_INDEX, "FILE",
 	    "exact call sites from debugfs printk/index; again: newer" },
+	{ "fix-dir", required_argument, OPT_FIX_DIR, "DIR",
+	    "write a patch per call site that printed a raw pointer" },
 	{ NULL, 0, 0, NULL, "Live and captured systems:" },
 	{ "live", no_argument, OPT_LIVE, NULL,
 	    "audit this system: kernel log, /proc, /sys" },
@@ -472,7 +475,11 @@ options_finish(struct cli *cli)
 		log_usage("--squash-by-path and --squash-by-filename: give "
 		    "one");
 
-	if (cli->sarif)
+	if (cli->fix_dir != NULL && cli->kernel_source == NULL)
+		log_usage("--fix-dir needs --kernel-source (the tree the "
+		    "patches apply to)");
+	/* The patches are those of a report's rows. */
+	if (cli->sarif || cli->fix_dir != NULL)
 		cli->report = 1;
 	if (!cli->report && (cli->top != 0 || cli->show_addresses))
 		log_usage("--top and --show-addresses need --report or "
@@ -814,6 +821,9 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_MERGE:
 			cli->merge = 1;
+			break;
+		case OPT_FIX_DIR:
+			cli->fix_dir = optarg;
 			break;
 		case OPT_COMPLETION:
 			shell = shells[parse_word("completion", optarg,

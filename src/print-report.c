@@ -445,6 +445,43 @@ text_fix_state(size_t w, const struct kl_report_row *r, int sited)
 	free((char *)name);
 }
 
+/* The recipients of a role (to: maintainers, else the others). */
+static void
+who_text(char *b, size_t size, const struct kl_maint_list *l, int to)
+{
+	size_t	i, n = 0;
+
+	b[0] = '\0';
+	for (i = 0; l != NULL && i < l->n && n < size; i++)
+		if ((l->who[i].role == KL_MAINT_MAINTAINER) == to)
+			n += (size_t)snprintf(b + n, size - n, "%s%s",
+			    n > 0 ? ", " : "", l->who[i].addr);
+}
+
+/* --fix-dir: a row's patch or why it has none, and its recipients. */
+static void
+text_fix(size_t w, const struct kl_report_row *r)
+{
+	const struct rowfix	*rf = fix_row(r);
+	const struct kl_maint_list *l;
+	char			 to[1024], cc[2048];
+
+	if (rf == NULL || rf->state == FIXR_NONE)
+		return;
+	if (rf->state == FIXR_PATCH)
+		detail(w, "fix %s", print_text_esc(&rp.esc,
+		    fix_patch_name(rf), strlen(fix_patch_name(rf))));
+	else
+		detail(w, "fix none: %s", print_text_esc(&rp.esc, rf->why,
+		    strlen(rf->why)));
+	if ((l = fix_who(rf)) != NULL && l->n > 0) {
+		who_text(to, sizeof(to), l, 1);
+		who_text(cc, sizeof(cc), l, 0);
+		detail(w, "to %s; cc %s", to[0] != '\0' ? to : "-",
+		    print_text_esc(&rp.esc, cc, strlen(cc)));
+	}
+}
+
 /*
  * The call sites of a row as detail lines: the best one, its function
  * and conversion, and how many others matched; then each other site
@@ -487,6 +524,7 @@ text_callsite(size_t w, const struct kl_report_row *r)
 		free(func);
 	}
 	text_fix_state(w, r, i > 0);
+	text_fix(w, r);
 }
 
 /* The number of decimal digits of v. */
@@ -654,6 +692,48 @@ json_fix_state(const struct kl_report_row *r)
 	putchar('}');
 }
 
+/* A JSON array of the recipients of a role (to: maintainers). */
+static void
+json_who(const struct kl_maint_list *l, int to)
+{
+	size_t	i, n = 0;
+
+	putchar('[');
+	for (i = 0; l != NULL && i < l->n; i++)
+		if ((l->who[i].role == KL_MAINT_MAINTAINER) == to) {
+			if (n++ > 0)
+				putchar(',');
+			report_json_cstr(l->who[i].addr);
+		}
+	putchar(']');
+}
+
+/*
+ * "fix" of a row: null without --fix-dir or a call site, else its
+ * "patch" (the file's name, or null), the "reason" there is none, and
+ * the "to" and "cc" of the call site's file.
+ */
+static void
+json_fix(const struct kl_report_row *r)
+{
+	const struct rowfix	*rf = fix_row(r);
+
+	fputs(",\"fix\":", stdout);
+	if (rf == NULL || rf->state == FIXR_NONE) {
+		fputs("null", stdout);
+		return;
+	}
+	printf("{\"kind\":\"%s\",\"patch\":", fix_kind(rf));
+	report_json_cstr(fix_patch_name(rf));
+	fputs(",\"reason\":", stdout);
+	report_json_cstr(rf->state == FIXR_PATCH ? NULL : rf->why);
+	fputs(",\"to\":", stdout);
+	json_who(fix_who(rf), 1);
+	fputs(",\"cc\":", stdout);
+	json_who(fix_who(rf), 0);
+	putchar('}');
+}
+
 /* Write the regions of a mask as a JSON array. */
 static void
 jregions(unsigned mask)
@@ -727,6 +807,7 @@ json_rows(struct kl_report_row **row, size_t n)
 		fputs("],\"callsite\":", stdout);
 		json_callsite(r);
 		json_fix_state(r);
+		json_fix(r);
 		fputs("}\n", stdout);
 	}
 }
@@ -777,6 +858,7 @@ rp_summary(const struct totals *t)
 	n = kl_report_count(rp.all);
 	if (rp.cli->top != 0 && rp.cli->top < n)
 		n = rp.cli->top;
+	fix_rows(row, n);
 	if (rp.cli->sarif)
 		sarif_print(rp.cli, row, n, t);
 	else if (rp.cli->json) {
@@ -842,5 +924,6 @@ print_report_init(const struct cli *cli)
 		no_memory();
 	if (cli->baseline != NULL)
 		baseline_load(cli->baseline);
+	fix_init(cli);
 	return (&report_printer);
 }
