@@ -892,10 +892,15 @@ dedup(struct kl_maint *m, struct gather *g)
 	free(first);
 	sl_free(&dn);
 	sl_free(&da);
-	/* The chief penguin, then the strings seen before. */
+	/*
+	 * The chief penguin, then the strings seen before; and what
+	 * parse_email() made nothing of (a list "address" without an '@',
+	 * which get_maintainer.pl prints as an empty line).
+	 */
 	for (i = k = 0; i < o->n; i++) {
-		int drop = o->who[i].role != KL_MAINT_LIST &&
-		    strstr(o->who[i].addr, PENGUIN) != NULL;
+		int drop = (o->who[i].role != KL_MAINT_LIST &&
+		    strstr(o->who[i].addr, PENGUIN) != NULL) ||
+		    o->who[i].addr[0] == '\0';
 		size_t j;
 
 		for (j = 0; j < k && !drop; j++)

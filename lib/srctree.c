@@ -258,6 +258,35 @@ member_rel(const char *name)
 	return (s != NULL && s[1] != '\0' ? s + 1 : name);
 }
 
+/*
+ * A libarchive reader of the tarball at fd (or, fd -1, at path): every
+ * compression, tar, cpio and zip.  NULL with err.
+ */
+static struct archive *
+tar_open(const char *path, int fd, struct kl_error *err)
+{
+	struct archive *a;
+	int r;
+
+	if ((a = archive_read_new()) == NULL) {
+		kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+		return (NULL);
+	}
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_zip_streamable(a);
+	archive_read_support_format_cpio(a);
+	r = fd >= 0 ? archive_read_open_fd(a, fd, 1 << 20) :
+	    archive_read_open_filename(a, path, 1 << 20);
+	if (r != ARCHIVE_OK) {
+		kl_error_set(err, KL_EFORMAT, 0, "%s: not an archive: %s",
+		    path, archive_error_string(a));
+		archive_read_free(a);
+		return (NULL);
+	}
+	return (a);
+}
+
 /* Index every .c and .h member of a tarball, streaming. */
 static int
 add_tarball(struct kl_srcidx *x, int fd, const char *path,
@@ -269,20 +298,8 @@ add_tarball(struct kl_srcidx *x, int fd, const char *path,
 	size_t cap = 0, len;
 	int r, rc = 0;
 
-	if ((a = archive_read_new()) == NULL) {
-		kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+	if ((a = tar_open(path, fd, err)) == NULL)
 		return (-1);
-	}
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_zip_streamable(a);
-	archive_read_support_format_cpio(a);
-	if (archive_read_open_fd(a, fd, 1 << 20) != ARCHIVE_OK) {
-		kl_error_set(err, KL_EFORMAT, 0, "%s: not an archive: %s",
-		    path, archive_error_string(a));
-		archive_read_free(a);
-		return (-1);
-	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(e);
@@ -449,18 +466,8 @@ kl_srcidx_read_files(const char *tree, const char *const *names, size_t n,
 		}
 		return (0);
 	}
-	if ((a = archive_read_new()) == NULL)
-		goto nomem;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_zip_streamable(a);
-	archive_read_support_format_cpio(a);
-	if (archive_read_open_filename(a, tree, 1 << 20) != ARCHIVE_OK) {
-		kl_error_set(err, KL_EFORMAT, 0, "%s: not an archive: %s",
-		    tree, archive_error_string(a));
-		archive_read_free(a);
+	if ((a = tar_open(tree, -1, err)) == NULL)
 		return (-1);
-	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(e);

@@ -601,6 +601,8 @@ const uint8_t	*report_example_text(const struct kl_report_ex *,
 void		 report_json_str(const void *, size_t);
 void		 report_json_cstr(const char *);
 void		 report_json_example(const struct kl_report_ex *);
+void		 report_fix_state(const struct kl_report_row *,
+		     void (*)(const char *));
 
 /* print-sarif.c */
 void		 sarif_print(const struct cli *, struct kl_report_row **,

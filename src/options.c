@@ -417,6 +417,23 @@ random_key(uint8_t key[16])
 	return (n == 16 ? 0 : -1);
 }
 
+/*
+ * An option given once or twice: the second names the newer kernel
+ * (fix_state); a third is a usage error.
+ */
+static void
+twice(const char *opt, const char **first, const char **second,
+    const char *arg)
+{
+	if (*second != NULL)
+		log_usage("--%s: give it once, or twice (the older, then the "
+		    "newer)", opt);
+	if (*first == NULL)
+		*first = arg;
+	else
+		*second = arg;
+}
+
 /* Does the environment ask for no color (no-color.org rule)? */
 static int
 no_color_env(void)
@@ -712,23 +729,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			cli->physical = 1;
 			break;
 		case OPT_KERNEL_SOURCE:
-			/* Given again: the newer kernel, for fix_state. */
-			if (cli->kernel_source_new != NULL)
-				log_usage("--kernel-source: give it once, or "
-				    "twice (the older, then the newer)");
-			if (cli->kernel_source == NULL)
-				cli->kernel_source = optarg;
-			else
-				cli->kernel_source_new = optarg;
+			twice("kernel-source", &cli->kernel_source,
+			    &cli->kernel_source_new, optarg);
 			break;
 		case OPT_PRINTK_INDEX:
-			if (cli->printk_index_new != NULL)
-				log_usage("--printk-index: give it once, or "
-				    "twice (the older, then the newer)");
-			if (cli->printk_index == NULL)
-				cli->printk_index = optarg;
-			else
-				cli->printk_index_new = optarg;
+			twice("printk-index", &cli->printk_index,
+			    &cli->printk_index_new, optarg);
 			break;
 		case OPT_REDACT:
 			cli->redact = 1;

@@ -464,7 +464,7 @@ text_fix(size_t w, const struct kl_report_row *r)
 {
 	const struct rowfix	*rf = fix_row(r);
 	const struct kl_maint_list *l;
-	char			 to[1024], cc[2048];
+	char			 to[1024], cc[2048], *t;
 
 	if (rf == NULL || rf->state == FIXR_NONE)
 		return;
@@ -477,8 +477,10 @@ text_fix(size_t w, const struct kl_report_row *r)
 	if ((l = fix_who(rf)) != NULL && l->n > 0) {
 		who_text(to, sizeof(to), l, 1);
 		who_text(cc, sizeof(cc), l, 0);
-		detail(w, "to %s; cc %s", to[0] != '\0' ? to : "-",
+		t = xstrdup(print_text_esc(&rp.esc, to, strlen(to)));
+		detail(w, "to %s; cc %s", t[0] != '\0' ? t : "-",
 		    print_text_esc(&rp.esc, cc, strlen(cc)));
+		free(t);
 	}
 }
 
@@ -660,38 +662,6 @@ json_callsite(const struct kl_report_row *r)
 	putchar(']');
 }
 
-/*
- * "fix_state" of a row (null without call sites, or when unknown) and
- * "fix_site", its site in the newest kernel given (null when gone).
- */
-static void
-json_fix_state(const struct kl_report_row *r)
-{
-	const struct kl_srcidx	*x = callsite_newest();
-	struct kl_srcidx_match	 m;
-	struct kl_srcidx_site	 s;
-	enum fixstate		 st;
-
-	st = x != NULL ? callsite_fix_state(r, &m) : FIX_UNKNOWN;
-	fputs(",\"fix_state\":", stdout);
-	report_json_cstr(callsite_fix_name(st));
-	fputs(",\"fix_site\":", stdout);
-	if ((st != FIX_OPEN && st != FIX_FIXED) ||
-	    kl_srcidx_site(x, m.site, &s) != 0) {
-		fputs("null", stdout);
-		return;
-	}
-	fputs("{\"file\":", stdout);
-	report_json_cstr(s.file);
-	printf(",\"line\":%" PRIu64 ",\"function\":", s.line);
-	report_json_cstr(s.function[0] != '\0' ? s.function : NULL);
-	fputs(",\"conversion\":", stdout);
-	report_json_cstr(m.conversion);
-	fputs(",\"kernel\":", stdout);
-	report_json_cstr(callsite_newest_name());
-	putchar('}');
-}
-
 /* A JSON array of the recipients of a role (to: maintainers). */
 static void
 json_who(const struct kl_maint_list *l, int to)
@@ -806,7 +776,7 @@ json_rows(struct kl_report_row **row, size_t n)
 		report_json_example(&r->last);
 		fputs("],\"callsite\":", stdout);
 		json_callsite(r);
-		json_fix_state(r);
+		report_fix_state(r, report_json_cstr);
 		json_fix(r);
 		fputs("}\n", stdout);
 	}

@@ -350,39 +350,14 @@ sset(const struct kl_strset *s)
 	putchar(']');
 }
 
-/*
- * The properties "fix_state" and "fix_site" of a result: the row in the
- * newest kernel given (only with call sites).
- */
+/* A C string as a JSON string, or null. */
 static void
-fix_state(const struct kl_report_row *r)
+scstr_null(const char *s)
 {
-	const struct kl_srcidx	*x = callsite_newest();
-	struct kl_srcidx_match	 m;
-	struct kl_srcidx_site	 s;
-	enum fixstate		 st;
-
-	if (x == NULL)
-		return;
-	st = callsite_fix_state(r, &m);
-	fputs(",\"fix_state\":", stdout);
-	if (callsite_fix_name(st) != NULL)
-		scstr(callsite_fix_name(st));
+	if (s != NULL)
+		scstr(s);
 	else
 		fputs("null", stdout);
-	fputs(",\"fix_site\":", stdout);
-	if ((st != FIX_OPEN && st != FIX_FIXED) ||
-	    kl_srcidx_site(x, m.site, &s) != 0) {
-		fputs("null", stdout);
-		return;
-	}
-	fputs("{\"file\":", stdout);
-	scstr(s.file);
-	printf(",\"line\":%" PRIu64 ",\"conversion\":", s.line);
-	scstr(m.conversion);
-	fputs(",\"kernel\":", stdout);
-	scstr(callsite_newest_name());
-	putchar('}');
 }
 
 /*
@@ -533,7 +508,8 @@ result(const struct cli *cli, const struct kl_report_row *r, size_t rule,
 		fputs("null", stdout);
 	fputs(",\"conversion\":", stdout);
 	scstr(report_conversion(r));
-	fix_state(r);
+	if (callsite_newest() != NULL)
+		report_fix_state(r, scstr_null);
 	fix_props(r);
 	fputs(",\"examples\":[", stdout);
 	report_json_example(&r->first);

@@ -147,11 +147,33 @@ test_lookup(void **state)
 	kl_maint_free(m);
 }
 
+/*
+ * A list "address" without an '@' (fuzz-fix, regress/maint-list-no-at
+ * .txt): get_maintainer.pl prints an empty line for it; here it is left
+ * out, never an empty recipient.
+ */
+static void
+test_list_no_at(void **state)
+{
+	struct kl_error err = { 0 };
+	struct kl_maint *m;
+	static const char t[] = "WIDGET CORE\nM:\tAnn Maint <ann@example.org>\n"
+	    "L:<<=\twidget@lists.example.org\nF:\t*\nF:\t*/\n";
+
+	(void)state;
+	m = kl_maint_new(t, strlen(t), NULL, 0, NULL, NULL, &err);
+	assert_non_null(m);
+	assert_string_equal(who(m, "drivers/a.c", NULL),
+	    "M Ann Maint <ann@example.org>");
+	kl_maint_free(m);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_list_no_at),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
