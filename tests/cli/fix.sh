@@ -455,6 +455,9 @@ fi
 T61=${KLEAK_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
 T612=${KLEAK_LINUX_SOURCE_NEW:-/usr/src/linux-source-6.12.tar.xz}
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+# The logs of the corpus and its QEMU boots (its captured/ sysroots are
+# systems, read with --live-root by live.sh).
+LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
 if [ ! -r "$T61" ]; then
 	skip "linux-source-6.1: checkpatch, get_maintainer, the corpus' patches" \
 	    "$T61 is not installed (apt-get install linux-source-6.1)"
@@ -524,7 +527,7 @@ printf '%s\n' scripts/checkpatch.pl scripts/spelling.txt \
 if [ -d "$CORPUS/syzkaller" ]; then
 	# The corpus and its QEMU boots: the patches of every row.
 	"$KLEAKSCAN" --report --json --kernel-source "$T61" \
-	    --fix-dir "$TMP/real" "$CORPUS" >"$TMP/real.json" 2>/dev/null
+	    --fix-dir "$TMP/real" $LOGS >"$TMP/real.json" 2>/dev/null
 	find "$TMP/real" -name '*.patch' | sort | xargs sed -n 's|^+++ b/||p' |
 	    sort -u >>"$TMP/want"
 fi
@@ -581,7 +584,7 @@ n=$(echo "$out" | cut -d' ' -f2)
 is "$out" "patches $n apply $n series ok checkpatch-errors 0 maintainers-agree $n" \
     "corpus, 6.1: every patch applies (and the series), checkpatch.pl no ERROR, To:/Cc: as get_maintainer.pl"
 # Indexed again, the patched files no more print a patched row raw.
-"$KLEAKSCAN" --report --json --kernel-source "$TMP/series" "$CORPUS" \
+"$KLEAKSCAN" --report --json --kernel-source "$TMP/series" $LOGS \
     >"$TMP/re61.json" 2>/dev/null
 is "$(python3 -c '
 import json, sys
@@ -600,7 +603,7 @@ print(len(fix) > 0, raw)' "$TMP/real.json" "$TMP/re61.json")" "True 0" \
     "corpus, 6.1: indexed again, no patched row is printed raw"
 # SARIF with fixes validates.
 "$KLEAKSCAN" --sarif --kernel-source "$T61" --fix-dir "$TMP/real2" \
-    "$CORPUS" >"$TMP/real.sarif" 2>/dev/null
+    $LOGS >"$TMP/real.sarif" 2>/dev/null
 is "$(python3 -c '
 import json, sys
 rs = json.load(open(sys.argv[1]))["runs"][0]["results"]
@@ -622,7 +625,7 @@ fi
 # another architecture's tree.
 if [ -r "$T612" ]; then
 	"$KLEAKSCAN" --report --json --kernel-source "$T61" --kernel-source \
-	    "$T612" "$CORPUS" >"$TMP/r612.json" 2>/dev/null
+	    "$T612" $LOGS >"$TMP/r612.json" 2>/dev/null
 	is "$(python3 -c '
 import json, sys
 tpl = [json.loads(l) for l in open(sys.argv[1]) if "\"type\":\"template\"" in l]

@@ -188,7 +188,8 @@ tpl = [json.loads(l) for l in open(sys.argv[1]) if '"type":"template"' in l]
 rows = [l.rstrip("\n") for l in open(sys.argv[2], errors="replace")
         if re.match(r"^ *[0-9]+ [a-z-]+ ", l)]
 print(len(tpl) == len(rows), sum(1 for t, r in zip(tpl, rows)
-      if re.fullmatch(r"[ -~]*", t["template"]) and
+      if isinstance(t["template"], str) and
+      re.fullmatch(r"[ -~]*", t["template"]) and
       not r.endswith(" " + t["template"])))
 EOF
 )" "True 0" "text: not a terminal and COLUMNS unset: every template whole"
