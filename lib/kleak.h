@@ -1086,6 +1086,14 @@ int		 kl_leak_match(struct kl_leakmatch *, const uint8_t *, size_t,
 						   (generated tables) */
 struct kl_srcidx;
 
+/* Files of a tree an index keeps besides its sources. */
+enum kl_srcidx_meta {
+	KL_SRCIDX_MAINTAINERS = 0,	/* MAINTAINERS, whole */
+	KL_SRCIDX_MAILMAP,		/* .mailmap, whole */
+	KL_SRCIDX_VERSION,		/* "6.1.192", from the top Makefile */
+	KL_SRCIDX_META_COUNT
+};
+
 /* Counters of an index. */
 struct kl_srcidx_stats {
 	uint64_t	 files;		/* .c and .h files read */
@@ -1118,10 +1126,23 @@ struct kl_srcidx_site {
 	int		 exact;		/* from a printk index */
 };
 
+/* Why a site ranks where it does (struct kl_srcidx_match's why). */
+#define KL_SRCM_EXACT	0x1	/* from a printk index */
+#define KL_SRCM_ARCH	0x2	/* in the tree of the message's arch */
+#define KL_SRCM_ARCHDIR	0x4	/* under arch/, no arch known: after
+				   generic code */
+#define KL_SRCM_WIDTH	0x8	/* the conversion's width is the token's */
+#define KL_SRCM_SIBLING	0x10	/* another call of the function that
+				   printed the line's other part */
+
 /* A site that printed a message. */
 struct kl_srcidx_match {
 	size_t		 site;		/* for kl_srcidx_site() */
 	int		 score;		/* higher is better */
+	unsigned	 why;		/* KL_SRCM_* */
+	size_t		 lit;		/* literal bytes of the line matched */
+	size_t		 conv_off;	/* the conversion's offset in the
+					   site's format */
 	char		 conversion[32]; /* printed the token: "%px" */
 };
 
@@ -1134,12 +1155,25 @@ int		 kl_srcidx_add_tree(struct kl_srcidx *, const char *,
 int		 kl_srcidx_add_printk_index(struct kl_srcidx *, const void *,
 		     size_t, struct kl_error *);
 int		 kl_srcidx_build(struct kl_srcidx *, struct kl_error *);
+int		 kl_srcidx_add_meta(struct kl_srcidx *, const char *,
+		     const void *, size_t, struct kl_error *);
+int		 kl_srcidx_add_dir(struct kl_srcidx *, const char *, size_t,
+		     struct kl_error *);
+const char	*kl_srcidx_meta(const struct kl_srcidx *, enum kl_srcidx_meta,
+		     size_t *);
+int		 kl_srcidx_isdir(const struct kl_srcidx *, const char *);
+int		 kl_srcidx_read_files(const char *, const char *const *, size_t,
+		     uint8_t **, size_t *, struct kl_error *);
+int		 kl_srcidx_meta_name(const char *);
 size_t		 kl_srcidx_count(const struct kl_srcidx *);
 int		 kl_srcidx_site(const struct kl_srcidx *, size_t,
 		     struct kl_srcidx_site *);
 const struct kl_srcidx_stats *kl_srcidx_stats(const struct kl_srcidx *);
 size_t		 kl_srcidx_match(const struct kl_srcidx *, const uint8_t *,
 		     size_t, size_t, size_t, enum kl_arch_id,
+		     struct kl_srcidx_match *, size_t);
+size_t		 kl_srcidx_match_arches(const struct kl_srcidx *,
+		     const uint8_t *, size_t, size_t, size_t, uint32_t,
 		     struct kl_srcidx_match *, size_t);
 int		 kl_srcidx_tree_key(const char *, char *, size_t,
 		     struct kl_error *);
@@ -1149,6 +1183,66 @@ struct kl_srcidx *kl_srcidx_load(const void *, size_t, const char *,
 		     struct kl_error *);
 struct kl_srcidx *kl_srcidx_open(const char *, const char *, int *,
 		     struct kl_error *);
+/* maint.c: who receives a patch to a file (MAINTAINERS, .mailmap) */
+enum kl_maint_role {
+	KL_MAINT_MAINTAINER = 0,	/* M: */
+	KL_MAINT_REVIEWER,		/* R: */
+	KL_MAINT_LIST,			/* L: */
+};
+struct kl_maint_who {
+	char			*addr;	/* "Name <address>", or a list */
+	enum kl_maint_role	 role;
+};
+struct kl_maint_list {
+	struct kl_maint_who	*who;
+	size_t			 n;
+};
+struct kl_maint;
+struct kl_maint	*kl_maint_new(const char *, size_t, const char *, size_t,
+		     int (*)(void *, const char *), void *, struct kl_error *);
+void		 kl_maint_free(struct kl_maint *);
+int		 kl_maint_lookup(struct kl_maint *, const char *, const void *,
+		     size_t, struct kl_maint_list *, struct kl_error *);
+void		 kl_maint_list_free(struct kl_maint_list *);
+
+/* srcfix.c: the fix of a call site that printed a raw pointer */
+enum kl_srcfix_why {
+	KL_FIX_OK = 0,		/* edits made */
+	KL_FIX_NOCALL,		/* the format is not a call's argument at
+				   its line any more */
+	KL_FIX_MACRO,		/* in a macro, or a #if inside the call */
+	KL_FIX_NOARG,		/* no argument for the conversion */
+	KL_FIX_SPLIT,		/* the conversion spans literals, escapes */
+	KL_FIX_NOTRAW,		/* it prints no raw pointer (%p, %pS, %s) */
+	KL_FIX_INTEGER,		/* of an integer: a cast would be needed */
+	KL_FIX_UNKNOWN,		/* the argument's type is not known */
+	KL_FIX_EXPR,		/* an expression that cannot be rewritten */
+};
+struct kl_srcfix_edit {
+	size_t		 off, len;	/* bytes of the file replaced */
+	char		 text[8];	/* by this */
+};
+struct kl_srcfix {
+	enum kl_srcfix_why	 why;
+	char			 detail[256];	/* what changes, or why not */
+	struct kl_srcfix_edit	*edit;		/* by offset */
+	size_t			 nedit;
+	size_t			 nconv;		/* conversions changed */
+	char			 callee[64];
+	size_t			 call_off, call_end;
+	int			 restricted;	/* %pK: a file's content */
+};
+int		 kl_srcfix_make(const uint8_t *, size_t, uint64_t, const char *,
+		     size_t, const char *, const size_t *, size_t,
+		     struct kl_srcfix *, struct kl_error *);
+void		 kl_srcfix_free(struct kl_srcfix *);
+int		 kl_srcfix_apply(const uint8_t *, size_t,
+		     const struct kl_srcfix *, uint8_t **, size_t *,
+		     struct kl_error *);
+int		 kl_srcfix_diff(const uint8_t *, size_t, const uint8_t *,
+		     size_t, const char *, char **, size_t *,
+		     struct kl_error *);
+
 /* What kind of printing leaked (template.c), in report order. */
 enum kl_tclass {
 	KL_TC_POINTER = 0,	/* a message printing a pointer: a call site */

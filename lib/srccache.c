@@ -50,8 +50,9 @@ wput(struct wbuf *w, const void *p, size_t n)
 }
 
 /*
- * The cache image of an index: magic, key, counters, arena, sites,
- * and a checksum of all that.  Into *out (malloc'd), its length *len.
+ * The cache image of an index: magic, key, counters, arena, sites, the
+ * tree's other files (arena offsets and lengths), its directories, and
+ * a checksum of all that.  Into *out (malloc'd), its length *len.
  */
 int
 kl_srcidx_save(const struct kl_srcidx *x, const char *key, uint8_t **out,
@@ -71,6 +72,11 @@ kl_srcidx_save(const struct kl_srcidx *x, const char *key, uint8_t **out,
 	v = x->nsite;
 	wput(&w, &v, sizeof(v));
 	wput(&w, x->site, x->nsite * sizeof(*x->site));
+	wput(&w, x->meta, sizeof(x->meta));
+	wput(&w, x->metalen, sizeof(x->metalen));
+	v = x->ndir;
+	wput(&w, &v, sizeof(v));
+	wput(&w, x->dir, x->ndir * sizeof(*x->dir));
 	h = fnv(FNV0, w.b, w.oom ? 0 : w.n);
 	wput(&w, &h, sizeof(h));
 	if (w.oom) {
@@ -95,8 +101,8 @@ kl_srcidx_load(const void *data, size_t len, const char *key,
 	const uint8_t *b = data, *p;
 	struct kl_srcidx *x;
 	uint32_t kl;
-	uint64_t alen, nsite, h, i;
-	size_t need;
+	uint64_t alen, nsite, ndir, h, i;
+	size_t need, dneed;
 
 	if (len < 8 + 4 + 8 || memcmp(b, SI_CACHE_MAGIC, 8) != 0)
 		goto bad;
@@ -133,13 +139,39 @@ kl_srcidx_load(const void *data, size_t len, const char *key,
 	memcpy(&nsite, p, 8);
 	p += 8;
 	if (nsite > UINT32_MAX || kl_mul(nsite, sizeof(struct site), &need) !=
-	    0 || need != (size_t)(b + len - p))
+	    0 || need > (size_t)(b + len - p))
 		goto badx;
 	if (nsite > 0 && (x->site = malloc(need)) == NULL)
 		goto nomem;
 	if (nsite > 0)
 		memcpy(x->site, p, need);
 	x->nsite = x->csite = nsite;
+	p += need;
+	/* The tree's other files and its directories. */
+	if ((size_t)(b + len - p) < sizeof(x->meta) + sizeof(x->metalen) + 8)
+		goto badx;
+	memcpy(x->meta, p, sizeof(x->meta));
+	p += sizeof(x->meta);
+	memcpy(x->metalen, p, sizeof(x->metalen));
+	p += sizeof(x->metalen);
+	memcpy(&ndir, p, 8);
+	p += 8;
+	if (ndir > UINT32_MAX || kl_mul(ndir, sizeof(uint32_t), &dneed) != 0 ||
+	    dneed != (size_t)(b + len - p))
+		goto badx;
+	if (ndir > 0 && (x->dir = malloc(dneed)) == NULL)
+		goto nomem;
+	if (ndir > 0)
+		memcpy(x->dir, p, dneed);
+	x->ndir = x->cdir = ndir;
+	for (i = 0; i < KL_SRCIDX_META_COUNT; i++)
+		if (x->meta[i] != 0 && (x->meta[i] >= alen ||
+		    x->metalen[i] >= alen - x->meta[i] ||
+		    x->arena[x->meta[i] + x->metalen[i]] != '\0'))
+			goto badx;
+	for (i = 0; i < ndir; i++)
+		if (x->dir[i] == 0 || x->dir[i] >= alen)
+			goto badx;
 	for (i = 0; i < nsite; i++) {
 		const struct site *s = &x->site[i];
 

@@ -25,7 +25,7 @@
 #define SI_ANY_LIT	12		/* literal bytes a %s hit needs */
 #define SI_CUTOFF	100		/* results kept below the best */
 #define FUNC_PENDING	UINT32_MAX	/* a name not in the arena yet */
-#define SI_CACHE_MAGIC	"KLSRCIX3"	/* bump when what is indexed changes */
+#define SI_CACHE_MAGIC	"KLSRCIX4"	/* bump when what is indexed changes */
 
 /* Site flags. */
 #define SF_FIRST	0x1	/* the first line of its format */
@@ -60,6 +60,14 @@ struct kl_srcidx {
 	size_t			 nkey;
 	int			 built;
 	struct kl_srcidx_stats	 st;
+	/* The tree's files besides its sources (kl_srcidx_meta()). */
+	uint32_t		 meta[KL_SRCIDX_META_COUNT];	/* arena */
+	uint32_t		 metalen[KL_SRCIDX_META_COUNT];
+	/* Its directories: arena offsets, sorted by name once built. */
+	uint32_t		*dir;
+	size_t			 ndir;
+	size_t			 cdir;
+	uint32_t		 lastdir;	/* the last one added */
 };
 
 /* Conversion kinds, by what they print. */
@@ -162,6 +170,7 @@ struct lex {
 };
 
 /* srcindex.c: the arena and the sites; a conversion of a format. */
+int	 kl_srcidx_dirs_sort(struct kl_srcidx *);
 int64_t	 kl_srcidx_arena_add(struct kl_srcidx *, const void *, size_t);
 int	 kl_srcidx_site_add(struct kl_srcidx *, const struct site *);
 void	 kl_srcidx_conv_parse(const uint8_t *, size_t, struct conv *);

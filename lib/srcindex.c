@@ -92,7 +92,210 @@ kl_srcidx_free(struct kl_srcidx *x)
 	free(x->arena);
 	free(x->site);
 	free(x->key);
+	free(x->dir);
 	free(x);
+}
+
+/*
+ * Which of the tree's other files a path (relative to the top) is:
+ * KL_SRCIDX_MAINTAINERS, KL_SRCIDX_MAILMAP or KL_SRCIDX_VERSION (the
+ * top Makefile), or -1.
+ */
+int
+kl_srcidx_meta_name(const char *rel)
+{
+	if (strcmp(rel, "MAINTAINERS") == 0)
+		return (KL_SRCIDX_MAINTAINERS);
+	if (strcmp(rel, ".mailmap") == 0)
+		return (KL_SRCIDX_MAILMAP);
+	if (strcmp(rel, "Makefile") == 0)
+		return (KL_SRCIDX_VERSION);
+	return (-1);
+}
+
+/* The value of "NAME = value" in a Makefile's first lines, or NULL. */
+static const uint8_t *
+make_var(const uint8_t *b, size_t n, const char *name, size_t *len)
+{
+	size_t i = 0, e, k, nl = strlen(name);
+
+	while (i < n && i < 4096) {
+		for (e = i; e < n && b[e] != '\n'; e++)
+			;
+		if (e - i > nl && memcmp(b + i, name, nl) == 0) {
+			for (k = i + nl; k < e && b[k] == ' '; k++)
+				;
+			if (k < e && b[k] == '=') {
+				for (k++; k < e && b[k] == ' '; k++)
+					;
+				*len = e - k;
+				while (*len > 0 && (b[k + *len - 1] == ' ' ||
+				    b[k + *len - 1] == '\r'))
+					(*len)--;
+				return (b + k);
+			}
+		}
+		i = e + 1;
+	}
+	return (NULL);
+}
+
+/*
+ * Keep a file of the tree that is not a source: MAINTAINERS and
+ * .mailmap whole, the release the top Makefile names ("6.1.192").  Other
+ * names are passed over.  -1 when memory ran out.
+ */
+int
+kl_srcidx_add_meta(struct kl_srcidx *x, const char *rel, const void *data,
+    size_t len, struct kl_error *err)
+{
+	const uint8_t *v[3];
+	char ver[64];
+	size_t vl[3], n = 0, i;
+	int64_t off;
+	int which;
+	static const char *const vars[] = { "VERSION", "PATCHLEVEL",
+	    "SUBLEVEL" };
+
+	if ((which = kl_srcidx_meta_name(rel)) < 0)
+		return (0);
+	if (which == KL_SRCIDX_VERSION) {
+		for (i = 0; i < 3; i++) {
+			if ((v[i] = make_var(data, len, vars[i], &vl[i])) ==
+			    NULL || vl[i] == 0 || vl[i] > 8)
+				return (0);	/* not a kernel's Makefile */
+			memcpy(ver + n, v[i], vl[i]);
+			n += vl[i];
+			ver[n++] = '.';
+		}
+		data = ver;
+		len = n - 1;
+	}
+	if ((off = kl_srcidx_arena_add(x, data, len)) < 0) {
+		kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+		return (-1);
+	}
+	x->meta[which] = (uint32_t)off;
+	x->metalen[which] = (uint32_t)len;
+	return (0);
+}
+
+/* A file of the tree kept by kl_srcidx_add_meta(), or NULL. */
+const char *
+kl_srcidx_meta(const struct kl_srcidx *x, enum kl_srcidx_meta which,
+    size_t *len)
+{
+	if ((unsigned)which >= KL_SRCIDX_META_COUNT || x->meta[which] == 0)
+		return (NULL);
+	if (len != NULL)
+		*len = x->metalen[which];
+	return ((const char *)x->arena + x->meta[which]);
+}
+
+/*
+ * Record a directory of the tree (n bytes of rel, relative to the top,
+ * no trailing slash) and, the first time, its parents.  -1: no memory.
+ */
+int
+kl_srcidx_add_dir(struct kl_srcidx *x, const char *rel, size_t n,
+    struct kl_error *err)
+{
+	uint32_t *nd;
+	int64_t off;
+	size_t cap;
+
+	while (n > 0 && rel[n - 1] == '/')
+		n--;
+	if (n == 0)
+		return (0);
+	if (x->lastdir != 0 && strlen((const char *)x->arena + x->lastdir) ==
+	    n && memcmp(x->arena + x->lastdir, rel, n) == 0)
+		return (0);
+	if (x->ndir == x->cdir) {
+		cap = x->cdir ? x->cdir * 2 : 1024;
+		if (cap > UINT32_MAX ||
+		    (nd = realloc(x->dir, cap * sizeof(*nd))) == NULL)
+			goto nomem;
+		x->dir = nd;
+		x->cdir = cap;
+	}
+	if ((off = kl_srcidx_arena_add(x, rel, n)) < 0)
+		goto nomem;
+	x->dir[x->ndir++] = (uint32_t)off;
+	x->lastdir = (uint32_t)off;
+	while (n > 0 && rel[n - 1] != '/')
+		n--;
+	if (n > 1) {
+		/* The parents: duplicates go when the list is sorted. */
+		if (kl_srcidx_add_dir(x, rel, n - 1, err) != 0)
+			return (-1);
+		x->lastdir = (uint32_t)off;
+	}
+	return (0);
+nomem:
+	kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+	return (-1);
+}
+
+/* A directory being sorted: its name and arena offset. */
+struct dname {
+	const char	*s;
+	uint32_t	 off;
+};
+
+/* Compare directories by name. */
+static int
+dircmp(const void *a, const void *b)
+{
+	return (strcmp(((const struct dname *)a)->s,
+	    ((const struct dname *)b)->s));
+}
+
+/* Sort the directories by name and drop the repeated ones; -1: memory. */
+int
+kl_srcidx_dirs_sort(struct kl_srcidx *x)
+{
+	struct dname *d;
+	size_t i, k;
+
+	if (x->ndir < 2)
+		return (0);
+	if ((d = calloc(x->ndir, sizeof(*d))) == NULL)
+		return (-1);
+	for (i = 0; i < x->ndir; i++) {
+		d[i].s = (const char *)x->arena + x->dir[i];
+		d[i].off = x->dir[i];
+	}
+	qsort(d, x->ndir, sizeof(*d), dircmp);
+	x->dir[0] = d[0].off;
+	for (i = k = 1; i < x->ndir; i++)
+		if (strcmp(d[i].s, d[k - 1].s) != 0) {
+			d[k] = d[i];
+			x->dir[k++] = d[i].off;
+		}
+	x->ndir = k;
+	free(d);
+	return (0);
+}
+
+/* Is rel (relative to the top, no trailing slash) a directory of it? */
+int
+kl_srcidx_isdir(const struct kl_srcidx *x, const char *rel)
+{
+	size_t lo = 0, hi = x->ndir, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp((const char *)x->arena + x->dir[mid], rel);
+		if (c == 0)
+			return (1);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (0);
 }
 
 /* The counters of an index. */
@@ -393,6 +596,10 @@ kl_srcidx_build(struct kl_srcidx *x, struct kl_error *err)
 	free(all);
 	if (x->nkey > 0)
 		qsort(x->key, x->nkey, sizeof(*x->key), keycmp);
+	if (kl_srcidx_dirs_sort(x) != 0) {
+		kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+		return (-1);
+	}
 	x->built = 1;
 	return (0);
 nomem:

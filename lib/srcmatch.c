@@ -6,6 +6,12 @@
  * each conversion matching what the kernel's vsprintf prints for it (%d
  * digits, %lx hex with its width, %pS a symbol, %s any text).  The
  * conversion that printed the address token is reported.
+ *
+ * Architectures: a site under arch/X/ is a candidate only when X is the
+ * directory of one of the message's architectures; when none is known,
+ * generic code ranks before any arch/ directory.  A result says why it
+ * ranks where it does (KL_SRCM_*), so that a caller can tell why one of
+ * two sites printing the same format was preferred.
  */
 #include "config.h"
 
@@ -33,6 +39,7 @@ struct mst {
 	size_t		 any;		/* bytes taken by %s-like */
 	int		 width_ok;	/* the covering width equals toklen */
 	int		 anyhit;	/* any conversion will do */
+	unsigned	 why;		/* KL_SRCM_* of the result */
 };
 
 static int match_at(struct mst *, size_t, size_t, size_t, size_t);
@@ -296,6 +303,37 @@ arch_dir(enum kl_arch_id a)
 	}
 }
 
+/* Where a site's file is for a mask of architectures. */
+enum sarch {
+	SA_GENERIC,	/* not under arch/ */
+	SA_FITS,	/* under the directory of one of them */
+	SA_UNKNOWN,	/* under arch/, no architecture known */
+	SA_OTHER,	/* another architecture's tree */
+};
+
+/* Where file is for the architectures of mask (1u << kl_arch_id). */
+static enum sarch
+site_arch(const char *file, uint32_t arches)
+{
+	const char *ad;
+	size_t n;
+	unsigned a;
+
+	if (strncmp(file, "arch/", 5) != 0)
+		return (SA_GENERIC);
+	if ((arches & ~(uint32_t)1) == 0)
+		return (SA_UNKNOWN);
+	for (a = 1; a < KL_ARCH_COUNT && a < 32; a++) {
+		if (!(arches & (UINT32_C(1) << a)) ||
+		    (ad = arch_dir((enum kl_arch_id)a)) == NULL)
+			continue;
+		n = strlen(ad);
+		if (strncmp(file + 5, ad, n) == 0 && file[5 + n] == '/')
+			return (SA_FITS);
+	}
+	return (SA_OTHER);
+}
+
 /*
  * Compare site si with the message, the token at [tok, tokend); the
  * match is placed anywhere in [lo, hi) of the message.  The score, or
@@ -303,11 +341,12 @@ arch_dir(enum kl_arch_id a)
  */
 static int
 try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
-    size_t lo, size_t hi, size_t tok, size_t tokend, enum kl_arch_id arch,
+    size_t lo, size_t hi, size_t tok, size_t tokend, uint32_t arches,
     struct mst *out, long *total)
 {
 	const struct site *s = &x->site[si];
-	const char *file = (const char *)x->arena + s->file, *ad;
+	const char *file = (const char *)x->arena + s->file;
+	enum sarch where;
 	struct mst st;
 	size_t start;
 	int score;
@@ -318,9 +357,7 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 	if (tok < lo || tokend > hi || budget <= 0)
 		return (INT32_MIN);
 	/* Another architecture's code did not print it. */
-	if (strncmp(file, "arch/", 5) == 0 && (ad = arch_dir(arch)) != NULL &&
-	    (strncmp(file + 5, ad, strlen(ad)) != 0 ||
-	    file[5 + strlen(ad)] != '/'))
+	if ((where = site_arch(file, arches)) == SA_OTHER)
 		return (INT32_MIN);
 	spent = budget;
 	for (start = lo; start <= tok && budget > 0; start++) {
@@ -377,17 +414,23 @@ try_site(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn,
 				score += 20;
 			if (st.end == mn)
 				score += 20;
-			if (st.width_ok)
+			st.why = 0;
+			if (st.width_ok) {
 				score += 30;
-			if (s->flags & SF_EXACT)
+				st.why |= KL_SRCM_WIDTH;
+			}
+			if (s->flags & SF_EXACT) {
 				score += 100;
-			if (strncmp(file, "arch/", 5) == 0 &&
-			    (ad = arch_dir(arch)) != NULL) {
-				size_t al = strlen(ad);
-
-				if (strncmp(file + 5, ad, al) == 0 &&
-				    file[5 + al] == '/')
-					score += 50;
+				st.why |= KL_SRCM_EXACT;
+			}
+			/* Its own architecture's tree first; with none
+			   known, generic code first. */
+			if (where == SA_FITS) {
+				score += 50;
+				st.why |= KL_SRCM_ARCH;
+			} else if (where == SA_UNKNOWN) {
+				score -= 50;
+				st.why |= KL_SRCM_ARCHDIR;
 			}
 			*out = st;
 			budget = st.steps;
@@ -445,6 +488,9 @@ add_result(const struct kl_srcidx *x, struct kl_srcidx_match *r,
 		(*nr)++;
 	r[i].site = si;
 	r[i].score = score;
+	r[i].why = st->why;
+	r[i].lit = st->lit;
+	r[i].conv_off = st->hit_f;
 	r[i].conversion[0] = '\0';
 	if (st->hit_f != SIZE_MAX) {
 		size_t n = st->hit_len < sizeof(r[i].conversion) ?
@@ -514,7 +560,7 @@ lit_in(const struct kl_srcidx *x, size_t si, const uint8_t *m, size_t mn)
 static void
 try_siblings(const struct kl_srcidx *x, size_t si, size_t a, size_t b,
     const uint8_t *m, size_t mn, size_t tok, size_t tokend,
-    enum kl_arch_id arch, struct kl_srcidx_match *r, size_t *nr, size_t max,
+    uint32_t arches, struct kl_srcidx_match *r, size_t *nr, size_t max,
     long *total)
 {
 	const struct site *s = &x->site[si];
@@ -538,23 +584,42 @@ try_siblings(const struct kl_srcidx *x, size_t si, size_t a, size_t b,
 		if (j == si || o->file != s->file || o->func != s->func ||
 		    o->func == 0)
 			continue;
-		sc = try_site(x, j, m, mn, lo, hi, tok, tokend, arch, &st,
+		sc = try_site(x, j, m, mn, lo, hi, tok, tokend, arches, &st,
 		    total);
 		if (sc == INT32_MIN)
 			continue;
+		st.why |= KL_SRCM_SIBLING;
 		add_result(x, r, nr, max, j, sc - 300, &st);
 	}
 }
 
 /*
- * The sites that printed a message (one line, framing removed) whose
- * address token is msg[tok..tok+toklen), best first, at most max into
- * r.  arch (KL_ARCH_AUTO: unknown) prefers the sources of that
- * architecture.  Returns how many.
+ * The sites that printed a message of one architecture, arch
+ * (KL_ARCH_AUTO: unknown): kl_srcidx_match_arches() with that one.
  */
 size_t
 kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
     size_t tok, size_t toklen, enum kl_arch_id arch,
+    struct kl_srcidx_match *r, size_t max)
+{
+	uint32_t arches = 0;
+
+	if (arch != KL_ARCH_AUTO && (unsigned)arch < 32)
+		arches = UINT32_C(1) << arch;
+	return (kl_srcidx_match_arches(x, msg, len, tok, toklen, arches, r,
+	    max));
+}
+
+/*
+ * The sites that printed a message (one line, framing removed) whose
+ * address token is msg[tok..tok+toklen), best first, at most max into
+ * r.  arches (1u << kl_arch_id; 0 or bit 0 alone: unknown) are the
+ * architectures that printed it: sites under another architecture's
+ * arch/ directory are out, its own rank first.  Returns how many.
+ */
+size_t
+kl_srcidx_match_arches(const struct kl_srcidx *x, const uint8_t *msg,
+    size_t len, size_t tok, size_t toklen, uint32_t arches,
     struct kl_srcidx_match *r, size_t max)
 {
 	uint32_t cand[SI_CANDS];
@@ -616,7 +681,7 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 		if (!lit_in(x, cand[i], msg, len))
 			continue;
 		sc = try_site(x, cand[i], msg, len, 0, len, tok, tok + toklen,
-		    arch, &st, &total);
+		    arches, &st, &total);
 		if (sc != INT32_MIN) {
 			add_result(x, r, &nr, max, cand[i], sc, &st);
 			continue;
@@ -647,7 +712,7 @@ kl_srcidx_match(const struct kl_srcidx *x, const uint8_t *msg, size_t len,
 					total -= (total < SI_STEPS ? total :
 					    SI_STEPS) - ps.steps;
 					try_siblings(x, cand[i], start, ps.end,
-					    msg, len, tok, tok + toklen, arch,
+					    msg, len, tok, tok + toklen, arches,
 					    r, &nr, max, &total);
 					break;
 				}

@@ -1,8 +1,10 @@
 /*
  * srctree.c - walks a kernel tree (a directory, or a tarball read in
  * place through libarchive, one member at a time) and hands each C
- * source file to the scanner (srclex.c); the key of a tree for the
- * cache.
+ * source file to the scanner (srclex.c), the tree's MAINTAINERS,
+ * .mailmap and top Makefile to the index (kl_srcidx_add_meta()) and
+ * its directories too; reads chosen files of a tree back; the key of a
+ * tree for the cache.
  */
 #include "config.h"
 
@@ -158,9 +160,15 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 				continue;
 			}
 			w->path[plen + 1 + nl] = '\0';
+			if (!w->keyonly && kl_srcidx_add_dir(w->x, w->path +
+			    w->root, strlen(w->path + w->root), err) != 0) {
+				rc = -1;
+				break;
+			}
 			rc = walk_dir(w, plen + 1 + nl, depth + 1, err);
 		}
-		else if (S_ISREG(sb.st_mode) && wanted(names[i])) {
+		else if (S_ISREG(sb.st_mode) && (wanted(names[i]) ||
+		    kl_srcidx_meta_name(w->path + w->root) >= 0)) {
 			const char *rel = w->path + w->root;
 			uint64_t h;
 
@@ -194,8 +202,11 @@ walk_dir(struct walk *w, size_t plen, int depth, struct kl_error *err)
 					continue;
 				}
 				close(fd);
-				rc = kl_srcidx_add_source(w->x, rel, w->buf,
-				    len, err);
+				rc = wanted(names[i]) ?
+				    kl_srcidx_add_source(w->x, rel, w->buf,
+				    len, err) :
+				    kl_srcidx_add_meta(w->x, rel, w->buf, len,
+				    err);
 			}
 		}
 	}
@@ -247,6 +258,35 @@ member_rel(const char *name)
 	return (s != NULL && s[1] != '\0' ? s + 1 : name);
 }
 
+/*
+ * A libarchive reader of the tarball at fd (or, fd -1, at path): every
+ * compression, tar, cpio and zip.  NULL with err.
+ */
+static struct archive *
+tar_open(const char *path, int fd, struct kl_error *err)
+{
+	struct archive *a;
+	int r;
+
+	if ((a = archive_read_new()) == NULL) {
+		kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+		return (NULL);
+	}
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_zip_streamable(a);
+	archive_read_support_format_cpio(a);
+	r = fd >= 0 ? archive_read_open_fd(a, fd, 1 << 20) :
+	    archive_read_open_filename(a, path, 1 << 20);
+	if (r != ARCHIVE_OK) {
+		kl_error_set(err, KL_EFORMAT, 0, "%s: not an archive: %s",
+		    path, archive_error_string(a));
+		archive_read_free(a);
+		return (NULL);
+	}
+	return (a);
+}
+
 /* Index every .c and .h member of a tarball, streaming. */
 static int
 add_tarball(struct kl_srcidx *x, int fd, const char *path,
@@ -258,28 +298,25 @@ add_tarball(struct kl_srcidx *x, int fd, const char *path,
 	size_t cap = 0, len;
 	int r, rc = 0;
 
-	if ((a = archive_read_new()) == NULL) {
-		kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+	if ((a = tar_open(path, fd, err)) == NULL)
 		return (-1);
-	}
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_zip_streamable(a);
-	archive_read_support_format_cpio(a);
-	if (archive_read_open_fd(a, fd, 1 << 20) != ARCHIVE_OK) {
-		kl_error_set(err, KL_EFORMAT, 0, "%s: not an archive: %s",
-		    path, archive_error_string(a));
-		archive_read_free(a);
-		return (-1);
-	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(e);
 		int64_t size = archive_entry_size(e);
 		la_ssize_t got;
+		const char *rel, *slash;
 
-		if (name == NULL || archive_entry_filetype(e) != AE_IFREG ||
-		    !wanted(name) || userspace(member_rel(name)))
+		if (name == NULL || userspace(rel = member_rel(name)))
+			continue;
+		/* The member's directory, or the member itself. */
+		if (rel != name && (slash = archive_entry_filetype(e) ==
+		    AE_IFDIR ? rel + strlen(rel) : strrchr(rel, '/')) !=
+		    NULL && (rc = kl_srcidx_add_dir(x, rel,
+		    (size_t)(slash - rel), err)) != 0)
+			break;
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    (!wanted(name) && kl_srcidx_meta_name(rel) < 0))
 			continue;
 		if (size < 0 || size > KL_SRCIDX_FILE_MAX) {
 			x->st.skip_huge++;
@@ -311,8 +348,8 @@ add_tarball(struct kl_srcidx *x, int fd, const char *path,
 				break;
 			continue;
 		}
-		if ((rc = kl_srcidx_add_source(x, member_rel(name), buf, len,
-		    err)) != 0)
+		if ((rc = wanted(name) ? kl_srcidx_add_source(x, rel, buf, len,
+		    err) : kl_srcidx_add_meta(x, rel, buf, len, err)) != 0)
 			break;
 	}
 	if (rc == 0 && r != ARCHIVE_EOF && r != ARCHIVE_OK &&
@@ -359,6 +396,116 @@ kl_srcidx_add_tree(struct kl_srcidx *x, const char *path,
 	rc = add_tarball(x, fd, path, err);
 	close(fd);
 	return (rc);
+}
+
+/* The name i of a sorted list of n, or -1. */
+static long
+name_at(const char *const *names, size_t n, const char *rel)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(names[mid], rel)) == 0)
+			return ((long)mid);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (-1);
+}
+
+/*
+ * Read chosen files of a tree (a directory, or a tarball in one pass):
+ * names[0..n), sorted, relative to the top, into data[i] (malloc'd) and
+ * len[i]; a file not found or over KL_SRCIDX_FILE_MAX stays NULL.  -1
+ * with err when the tree cannot be read or memory ran out.
+ */
+int
+kl_srcidx_read_files(const char *tree, const char *const *names, size_t n,
+    uint8_t **data, size_t *len, struct kl_error *err)
+{
+	struct archive *a;
+	struct archive_entry *e;
+	struct stat sb;
+	char path[4096];
+	size_t cap, got, i;
+	long k;
+	int fd, r, rc = 0;
+	la_ssize_t g;
+
+	for (i = 0; i < n; i++) {
+		data[i] = NULL;
+		len[i] = 0;
+	}
+	if (stat(tree, &sb) != 0) {
+		kl_error_set(err, KL_EIO, errno, "%s: %s", tree,
+		    strerror(errno));
+		return (-1);
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		for (i = 0; i < n; i++) {
+			cap = 0;
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s", tree,
+			    names[i]) >= sizeof(path) ||
+			    (fd = open(path, O_RDONLY)) < 0)
+				continue;
+			if (kl_srcidx_slurp(fd, &data[i], &cap, &len[i],
+			    KL_SRCIDX_FILE_MAX) != 0) {
+				free(data[i]);
+				data[i] = NULL;
+				len[i] = 0;
+				if (errno == ENOMEM) {
+					close(fd);
+					goto nomem;
+				}
+			}
+			close(fd);
+		}
+		return (0);
+	}
+	if ((a = tar_open(tree, -1, err)) == NULL)
+		return (-1);
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(e);
+		int64_t size = archive_entry_size(e);
+
+		if (name == NULL || archive_entry_filetype(e) != AE_IFREG ||
+		    (k = name_at(names, n, member_rel(name))) < 0 ||
+		    data[k] != NULL || size < 0 || size > KL_SRCIDX_FILE_MAX)
+			continue;
+		if ((data[k] = malloc((size_t)size + 1)) == NULL) {
+			archive_read_free(a);
+			goto nomem;
+		}
+		for (got = 0; got < (size_t)size && (g = archive_read_data(a,
+		    data[k] + got, (size_t)size - got)) > 0;)
+			got += (size_t)g;
+		if (got != (size_t)size) {
+			free(data[k]);
+			data[k] = NULL;
+			continue;
+		}
+		len[k] = got;
+	}
+	if (r != ARCHIVE_EOF) {
+		kl_error_set(err, KL_EFORMAT, 0, "%s: %s", tree,
+		    archive_error_string(a) ? archive_error_string(a) :
+		    "archive damaged");
+		rc = -1;
+	}
+	archive_read_free(a);
+	return (rc);
+nomem:
+	for (i = 0; i < n; i++) {
+		free(data[i]);
+		data[i] = NULL;
+	}
+	kl_error_set(err, KL_ENOMEM, errno, "out of memory");
+	return (-1);
 }
 
 /*

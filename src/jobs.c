@@ -934,6 +934,7 @@ jobres_add(struct jobres *into, const struct jobres *r)
 	for (i = 0; i < KL_SUP_COUNT; i++)
 		d->suppressed[i] += t->suppressed[i];
 	d->slides += t->slides;
+	d->baselined += t->baselined;
 	into->errors += r->errors;
 	into->leaked |= r->leaked;
 	into->stop |= r->stop;

@@ -86,6 +86,9 @@ struct cli {
 	enum binfiles		 binary_files;	/* --binary-files */
 	const char		*kernel_source;	/* --kernel-source */
 	const char		*printk_index;	/* --printk-index */
+	const char		*kernel_source_new; /* ... given again: the
+						   newer kernel */
+	const char		*printk_index_new;
 	char			**operands;
 	int			 noperands;
 	int			 report;	/* --report (or --sarif) */
@@ -93,6 +96,7 @@ struct cli {
 	int			 sarif;		/* --sarif */
 	int			 show_addresses; /* --show-addresses */
 	const char		*baseline;	/* --baseline */
+	const char		*fix_dir;	/* --fix-dir */
 
 	/* Resolved after parsing. */
 	int			 show_names;
@@ -152,6 +156,7 @@ struct totals {
 	uint64_t	 suppressed[KL_SUP_COUNT];
 	uint64_t	 slides;	/* boot segments giving the slide */
 	uint64_t	 disclosed[KL_REGION_COUNT]; /* segments disclosing */
+	uint64_t	 baselined;	/* findings --baseline held back */
 };
 
 /* What a worker sends back about its input (jobs.c). */
@@ -266,6 +271,8 @@ struct unit {
 	uint64_t		 bytes;		/* bytes of the unit seen */
 	uint64_t		 made[KL_REGION_COUNT]; /* findings that
 						   lines made (layout...) */
+	uint64_t		 baselined[KL_REGION_COUNT]; /* findings
+						   of baselined templates */
 	char			*boot_id;	/* last _BOOT_ID seen */
 	int			 sniff;		/* the first data may be mail */
 	int			 held;		/* its begin event waits */
@@ -437,11 +444,38 @@ void		 callsite_init(const struct cli *);
 void		 callsite_free(void);
 const struct kl_srcidx *callsite_index(void);
 size_t		 callsite_match(const uint8_t *, size_t, size_t, size_t,
-		     enum kl_arch_id, struct kl_srcidx_match *, size_t);
+		     uint32_t, struct kl_srcidx_match *, size_t);
 size_t		 callsite_find(const struct kl_finding *,
 		     struct kl_srcidx_match *, size_t);
 size_t		 callsite_row(const struct kl_report_row *,
 		     struct kl_srcidx_match *, size_t);
+const char	*callsite_why(const struct kl_srcidx_match *,
+		     const struct kl_srcidx_match *);
+int		 callsite_same_format(const struct kl_srcidx_match *,
+		     const struct kl_srcidx_match *);
+/* The conversions one site printed a row's addresses with. */
+struct convset {
+	size_t		 site;
+	size_t		 off[16];	/* offsets in the site's format */
+	size_t		 n;
+};
+void		 callsite_row_convs(const struct kl_report_row *,
+		     const struct kl_srcidx_match *, struct convset *);
+/* What the newest kernel given does with a row's message. */
+enum fixstate {
+	FIX_UNKNOWN = 0,	/* no call sites, or nothing to tell */
+	FIX_OPEN,		/* printed there with a raw conversion */
+	FIX_FIXED,		/* printed there with %p or %pK */
+	FIX_GONE,		/* not printed there */
+};
+enum fixstate	 callsite_fix_state(const struct kl_report_row *,
+		     struct kl_srcidx_match *);
+const struct kl_srcidx *callsite_newest(void);
+size_t		 callsite_row_in(const struct kl_srcidx *,
+		     const struct kl_report_row *, struct kl_srcidx_match *,
+		     size_t);
+const char	*callsite_newest_name(void);
+const char	*callsite_fix_name(enum fixstate);
 /* options.c */
 void		 options_parse(int, char **, struct cli *);
 void		 options_help(FILE *);
@@ -562,6 +596,34 @@ void		 report_input_mark(void);
 void		 report_adopt(const struct kl_report *, struct mstate *);
 void		 report_leaked(int);
 
+/* fix.c */
+enum fixr {
+	FIXR_NONE = 0,		/* no call site */
+	FIXR_NOTRAW,		/* printed by no raw conversion */
+	FIXR_NOPATCH,		/* raw, but no safe patch: why says */
+	FIXR_PATCH,		/* a patch */
+};
+struct rowfix {
+	const struct kl_report_row *row;
+	enum fixr	 state;
+	const char	*why;
+	int		 integer;	/* no patch: of an integer */
+	size_t		 patch;		/* SIZE_MAX: none */
+};
+struct fixedit {
+	uint64_t	 line, col;	/* where it starts, 1-based */
+	uint64_t	 eline, ecol;	/* the byte after it */
+	const char	*text;		/* what replaces it */
+};
+void		 fix_init(const struct cli *);
+void		 fix_rows(struct kl_report_row **, size_t);
+const struct rowfix *fix_row(const struct kl_report_row *);
+const char	*fix_patch_name(const struct rowfix *);
+const struct kl_maint_list *fix_who(const struct rowfix *);
+size_t		 fix_edits(const struct rowfix *, struct fixedit *, size_t);
+const char	*fix_kind(const struct rowfix *);
+void		 fix_free(void);
+
 /* print-row.c */
 void		 report_row_init(int);
 const char	*report_conversion(const struct kl_report_row *);
@@ -570,6 +632,8 @@ const uint8_t	*report_example_text(const struct kl_report_ex *,
 void		 report_json_str(const void *, size_t);
 void		 report_json_cstr(const char *);
 void		 report_json_example(const struct kl_report_ex *);
+void		 report_fix_state(const struct kl_report_row *,
+		     void (*)(const char *));
 
 /* print-sarif.c */
 void		 sarif_print(const struct cli *, struct kl_report_row **,

@@ -64,6 +64,7 @@ enum {
 	OPT_SQUASH_BY_FILENAME,
 	OPT_SHARD,
 	OPT_MERGE,
+	OPT_FIX_DIR,
 };
 
 /* The words some options take: parsing and completion share them. */
@@ -183,9 +184,11 @@ static const struct optdef optdefs[] = {
 	    "record every change (JSON Lines, mode 0600)" },
 	{ NULL, 0, 0, NULL, "Call sites (the printk calls that leaked):" },
 	{ "kernel-source", required_argument, OPT_KERNEL_SOURCE, "TREE",
-	    "index this kernel tree or tarball (cached)" },
+	    "index this kernel tree or tarball (cached); again: newer" },
 	{ "printk-index", required_argument, OPT_PRINTK_INDEX, "FILE",
-	    "exact call sites from debugfs printk/index" },
+	    "exact call sites from debugfs printk/index; again: newer" },
+	{ "fix-dir", required_argument, OPT_FIX_DIR, "DIR",
+	    "write a patch per call site that printed a raw pointer" },
 	{ NULL, 0, 0, NULL, "Live and captured systems:" },
 	{ "live", no_argument, OPT_LIVE, NULL,
 	    "audit this system: kernel log, /proc, /sys" },
@@ -416,6 +419,23 @@ random_key(uint8_t key[16])
 	return (n == 16 ? 0 : -1);
 }
 
+/*
+ * An option given once or twice: the second names the newer kernel
+ * (fix_state); a third is a usage error.
+ */
+static void
+twice(const char *opt, const char **first, const char **second,
+    const char *arg)
+{
+	if (*second != NULL)
+		log_usage("--%s: give it once, or twice (the older, then the "
+		    "newer)", opt);
+	if (*first == NULL)
+		*first = arg;
+	else
+		*second = arg;
+}
+
 /* Does the environment ask for no color (no-color.org rule)? */
 static int
 no_color_env(void)
@@ -477,18 +497,29 @@ options_finish(struct cli *cli)
 		log_usage("--squash-by-path and --squash-by-filename: give "
 		    "one");
 
-	if (cli->sarif)
+	if (cli->fix_dir != NULL && cli->kernel_source == NULL)
+		log_usage("--fix-dir needs --kernel-source (the tree the "
+		    "patches apply to)");
+	/* The patches are those of a report's rows. */
+	if (cli->sarif || cli->fix_dir != NULL)
 		cli->report = 1;
-	if (!cli->report && (cli->top != 0 || cli->show_addresses ||
-	    cli->baseline != NULL))
-		log_usage("--top, --show-addresses and --baseline need "
-		    "--report or --sarif");
+	if (!cli->report && (cli->top != 0 || cli->show_addresses))
+		log_usage("--top and --show-addresses need --report or "
+		    "--sarif");
 	if (cli->report && (cli->redact || cli->mode != MODE_LINES ||
-	    cli->kl.suppressed || cli->quiet))
+	    cli->kl.suppressed))
 		log_usage("--report and --sarif cannot be used with --redact, "
-		    "-c, -l, -L, -q or --show-suppressed");
+		    "-c, -l, -L or --show-suppressed");
 	if (cli->sarif && cli->json)
 		log_usage("--sarif and --json: give one");
+	if (cli->baseline != NULL && cli->redact)
+		log_usage("--baseline cannot be used with --redact");
+	/*
+	 * -q prints nothing: no report is made, and the exit status is
+	 * -q's (1 at the first finding of a template --baseline lacks).
+	 */
+	if (cli->report && cli->quiet)
+		cli->report = cli->sarif = 0;
 
 	switch (cli->color) {
 	case WHEN_ALWAYS:
@@ -703,10 +734,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			cli->physical = 1;
 			break;
 		case OPT_KERNEL_SOURCE:
-			cli->kernel_source = optarg;
+			twice("kernel-source", &cli->kernel_source,
+			    &cli->kernel_source_new, optarg);
 			break;
 		case OPT_PRINTK_INDEX:
-			cli->printk_index = optarg;
+			twice("printk-index", &cli->printk_index,
+			    &cli->printk_index_new, optarg);
 			break;
 		case OPT_REDACT:
 			cli->redact = 1;
@@ -802,6 +835,9 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_MERGE:
 			cli->merge = 1;
+			break;
+		case OPT_FIX_DIR:
+			cli->fix_dir = optarg;
 			break;
 		case OPT_COMPLETION:
 			shell = shells[parse_word("completion", optarg,

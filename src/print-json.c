@@ -21,6 +21,7 @@ static struct buf	 pj_buf;
 static struct buf	 pj_text;
 static struct buf	 pj_out;		/* the event being written */
 static void		(*pj_extra)(void);	/* summary members */
+static const struct cli	*pj_cli;
 
 /*
  * An event is put together in pj_out and written with one fwrite() at
@@ -612,6 +613,9 @@ json_summary(const struct totals *t)
 	jo_s(*sep == '{' ? "{}" : "}");
 	json_u64("boots", t->boots);
 	json_disclosed(t->slides, t->disclosed);
+	/* (a report's summary says "baselined" of its rows instead) */
+	if (pj_cli != NULL && pj_cli->baseline != NULL && !pj_cli->report)
+		json_u64("baselined_findings", t->baselined);
 	json_srcidx_summary();
 	if (pj_extra != NULL) {
 		/* It writes to stdout itself. */
@@ -638,6 +642,6 @@ static const struct printer json_printer = {
 const struct printer *
 print_json_init(const struct cli *cli)
 {
-	(void)cli;
+	pj_cli = cli;
 	return (&json_printer);
 }

@@ -13,8 +13,9 @@
  * each and the summary (--json), or SARIF (--sarif, print-sarif.c).
  *
  * The table fits the width of the terminal: COLUMNS when set, else the
- * terminal's width when standard output is one, else 80 columns.  Each
- * row has a line of columns (the template cut with "..." to fit) and
+ * terminal's width when standard output is one; in a pipe or a file
+ * (COLUMNS unset) nothing is cut, as ripgrep and ls do.  Each row has a
+ * line of columns (the template, cut with "..." to fit a terminal) and
  * indented lines of details.  Addresses in examples are masked
  * (kl_mask_addr()) unless --show-addresses.
  */
@@ -36,7 +37,7 @@
 
 #define REPORT_CALLSITES	4	/* call sites given per row */
 
-#define WIDTH_DEFAULT	80
+#define WIDTH_WHOLE	((size_t)1 << 30)	/* not a terminal: no cut */
 #define WIDTH_MIN	40
 #define WIDTH_MAX	4096
 #define TS_MAX		48
@@ -302,7 +303,7 @@ collect(void)
 	fclose(f);
 }
 
-/* The width of the table. */
+/* The width of the table: COLUMNS, the terminal's, or no limit. */
 static size_t
 width(void)
 {
@@ -321,7 +322,7 @@ width(void)
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ,
 	    &ws) == 0 && ws.ws_col > 0)
 		return (ws.ws_col < WIDTH_MIN ? WIDTH_MIN : ws.ws_col);
-	return (WIDTH_DEFAULT);
+	return (WIDTH_WHOLE);
 }
 
 /* The text of a mask of regions: "text,direct-map". */
@@ -373,7 +374,7 @@ static void
 detail(size_t w, const char *fmt, ...)
 {
 	va_list	ap;
-	char	b[2048];
+	char	b[8192];
 
 	va_start(ap, fmt);
 	vsnprintf(b, sizeof(b), fmt, ap);
@@ -405,8 +406,88 @@ text_example(size_t w, const char *what, const struct kl_report_ex *e)
 }
 
 /*
- * The call sites of a row as a detail line: the best one, its function
- * and conversion, and how many others matched.
+ * The fix state of a row as a detail line (none when unknown); a row
+ * without a call site (sited 0) says here that it has none.
+ */
+static void
+text_fix_state(size_t w, const struct kl_report_row *r, int sited)
+{
+	const struct kl_srcidx	*x = callsite_newest();
+	const char		*name = callsite_newest_name();
+	struct kl_srcidx_match	 m;
+	struct kl_srcidx_site	 s;
+	enum fixstate		 st;
+	char			*file, *func;
+
+	if (x == NULL)
+		return;
+	name = xstrdup(print_text_esc(&rp.esc, name, strlen(name)));
+	st = callsite_fix_state(r, &m);
+	if (!sited)
+		detail(w, st == FIX_GONE && x == callsite_index() ?
+		    "callsite none: the message is gone from %s" :
+		    "callsite unknown", name);
+	if (st == FIX_GONE)
+		detail(w, "fix_state gone from %s", name);
+	else if ((st == FIX_OPEN || st == FIX_FIXED) &&
+	    kl_srcidx_site(x, m.site, &s) == 0) {
+		file = xstrdup(print_text_esc(&rp.esc, s.file,
+		    strlen(s.file)));
+		func = xstrdup(print_text_esc(&rp.esc, s.function,
+		    strlen(s.function)));
+		detail(w, "fix_state %s in %s: %s:%" PRIu64 " %s %s",
+		    callsite_fix_name(st), name, file, s.line,
+		    func[0] != '\0' ? func : "?", print_text_esc(&rp.esc,
+		    m.conversion, strlen(m.conversion)));
+		free(file);
+		free(func);
+	}
+	free((char *)name);
+}
+
+/* The recipients of a role (to: maintainers, else the others). */
+static void
+who_text(char *b, size_t size, const struct kl_maint_list *l, int to)
+{
+	size_t	i, n = 0;
+
+	b[0] = '\0';
+	for (i = 0; l != NULL && i < l->n && n < size; i++)
+		if ((l->who[i].role == KL_MAINT_MAINTAINER) == to)
+			n += (size_t)snprintf(b + n, size - n, "%s%s",
+			    n > 0 ? ", " : "", l->who[i].addr);
+}
+
+/* --fix-dir: a row's patch or why it has none, and its recipients. */
+static void
+text_fix(size_t w, const struct kl_report_row *r)
+{
+	const struct rowfix	*rf = fix_row(r);
+	const struct kl_maint_list *l;
+	char			 to[1024], cc[2048], *t;
+
+	if (rf == NULL || rf->state == FIXR_NONE)
+		return;
+	if (rf->state == FIXR_PATCH)
+		detail(w, "fix %s", print_text_esc(&rp.esc,
+		    fix_patch_name(rf), strlen(fix_patch_name(rf))));
+	else
+		detail(w, "fix none: %s", print_text_esc(&rp.esc, rf->why,
+		    strlen(rf->why)));
+	if ((l = fix_who(rf)) != NULL && l->n > 0) {
+		who_text(to, sizeof(to), l, 1);
+		who_text(cc, sizeof(cc), l, 0);
+		t = xstrdup(print_text_esc(&rp.esc, to, strlen(to)));
+		detail(w, "to %s; cc %s", t[0] != '\0' ? t : "-",
+		    print_text_esc(&rp.esc, cc, strlen(cc)));
+		free(t);
+	}
+}
+
+/*
+ * The call sites of a row as detail lines: the best one, its function
+ * and conversion, and how many others matched; then each other site
+ * printing the same format, with the reason the first was preferred.
  */
 static void
 text_callsite(size_t w, const struct kl_report_row *r)
@@ -415,24 +496,37 @@ text_callsite(size_t w, const struct kl_report_row *r)
 	struct kl_srcidx_match	 m[REPORT_CALLSITES];
 	struct kl_srcidx_site	 s;
 	char			*file, *func;
-	size_t			 n;
+	size_t			 n, i;
 
 	if (x == NULL)
 		return;
 	n = callsite_row(r, m, REPORT_CALLSITES);
-	if (n == 0 || kl_srcidx_site(x, m[0].site, &s) != 0) {
-		detail(w, "callsite unknown");
-		return;
+	for (i = 0; i < n; i++) {
+		if (kl_srcidx_site(x, m[i].site, &s) != 0)
+			break;
+		if (i > 0 && !callsite_same_format(&m[0], &m[i]))
+			continue;
+		file = xstrdup(print_text_esc(&rp.esc, s.file,
+		    strlen(s.file)));
+		func = xstrdup(print_text_esc(&rp.esc, s.function,
+		    strlen(s.function)));
+		if (i == 0)
+			detail(w, "callsite %s:%" PRIu64 " %s%s%s%s", file,
+			    s.line, func[0] != '\0' ? func : "?",
+			    m[0].conversion[0] != '\0' ? " " : "",
+			    print_text_esc(&rp.esc, m[0].conversion,
+			    strlen(m[0].conversion)), n > 1 ?
+			    " (and other candidates)" : "");
+		else
+			detail(w, "same format at %s:%" PRIu64 " %s; the "
+			    "first preferred: %s", file, s.line,
+			    func[0] != '\0' ? func : "?",
+			    callsite_why(&m[0], &m[i]));
+		free(file);
+		free(func);
 	}
-	file = xstrdup(print_text_esc(&rp.esc, s.file, strlen(s.file)));
-	func = xstrdup(print_text_esc(&rp.esc, s.function,
-	    strlen(s.function)));
-	detail(w, "callsite %s:%" PRIu64 " %s%s%s%s", file, s.line,
-	    func[0] != '\0' ? func : "?", m[0].conversion[0] != '\0' ? " " :
-	    "", print_text_esc(&rp.esc, m[0].conversion,
-	    strlen(m[0].conversion)), n > 1 ? " (and other candidates)" : "");
-	free(file);
-	free(func);
+	text_fix_state(w, r, i > 0);
+	text_fix(w, r);
 }
 
 /* The number of decimal digits of v. */
@@ -559,9 +653,55 @@ json_callsite(const struct kl_report_row *r)
 		report_json_str(s.format, s.formatlen);
 		fputs(",\"conversion\":", stdout);
 		report_json_cstr(m[i].conversion);
-		printf(",\"exact\":%s}", s.exact ? "true" : "false");
+		printf(",\"exact\":%s,\"same_format\":%s,\"reason\":",
+		    s.exact ? "true" : "false", i > 0 &&
+		    callsite_same_format(&m[0], &m[i]) ? "true" : "false");
+		report_json_cstr(i > 0 ? callsite_why(&m[0], &m[i]) : NULL);
+		putchar('}');
 	}
 	putchar(']');
+}
+
+/* A JSON array of the recipients of a role (to: maintainers). */
+static void
+json_who(const struct kl_maint_list *l, int to)
+{
+	size_t	i, n = 0;
+
+	putchar('[');
+	for (i = 0; l != NULL && i < l->n; i++)
+		if ((l->who[i].role == KL_MAINT_MAINTAINER) == to) {
+			if (n++ > 0)
+				putchar(',');
+			report_json_cstr(l->who[i].addr);
+		}
+	putchar(']');
+}
+
+/*
+ * "fix" of a row: null without --fix-dir or a call site, else its
+ * "patch" (the file's name, or null), the "reason" there is none, and
+ * the "to" and "cc" of the call site's file.
+ */
+static void
+json_fix(const struct kl_report_row *r)
+{
+	const struct rowfix	*rf = fix_row(r);
+
+	fputs(",\"fix\":", stdout);
+	if (rf == NULL || rf->state == FIXR_NONE) {
+		fputs("null", stdout);
+		return;
+	}
+	printf("{\"kind\":\"%s\",\"patch\":", fix_kind(rf));
+	report_json_cstr(fix_patch_name(rf));
+	fputs(",\"reason\":", stdout);
+	report_json_cstr(rf->state == FIXR_PATCH ? NULL : rf->why);
+	fputs(",\"to\":", stdout);
+	json_who(fix_who(rf), 1);
+	fputs(",\"cc\":", stdout);
+	json_who(fix_who(rf), 0);
+	putchar('}');
 }
 
 /* Write the regions of a mask as a JSON array. */
@@ -636,6 +776,8 @@ json_rows(struct kl_report_row **row, size_t n)
 		report_json_example(&r->last);
 		fputs("],\"callsite\":", stdout);
 		json_callsite(r);
+		report_fix_state(r, report_json_cstr);
+		json_fix(r);
 		fputs("}\n", stdout);
 	}
 }
@@ -686,6 +828,7 @@ rp_summary(const struct totals *t)
 	n = kl_report_count(rp.all);
 	if (rp.cli->top != 0 && rp.cli->top < n)
 		n = rp.cli->top;
+	fix_rows(row, n);
 	if (rp.cli->sarif)
 		sarif_print(rp.cli, row, n, t);
 	else if (rp.cli->json) {
@@ -751,5 +894,6 @@ print_report_init(const struct cli *cli)
 		no_memory();
 	if (cli->baseline != NULL)
 		baseline_load(cli->baseline);
+	fix_init(cli);
 	return (&report_printer);
 }

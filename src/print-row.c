@@ -120,3 +120,36 @@ report_json_example(const struct kl_report_ex *e)
 	printf(",\"line_cut\":%s}", e->cut ? "true" : "false");
 	buf_free(&t);
 }
+
+/*
+ * ,"fix_state" of a row (null without call sites, or when unknown) and
+ * ,"fix_site": its site in the newest kernel given (null when gone),
+ * strings written by str (NULL as null).
+ */
+void
+report_fix_state(const struct kl_report_row *r, void (*str)(const char *))
+{
+	const struct kl_srcidx	*x = callsite_newest();
+	struct kl_srcidx_match	 m;
+	struct kl_srcidx_site	 s;
+	enum fixstate		 st;
+
+	st = x != NULL ? callsite_fix_state(r, &m) : FIX_UNKNOWN;
+	fputs(",\"fix_state\":", stdout);
+	str(callsite_fix_name(st));
+	fputs(",\"fix_site\":", stdout);
+	if ((st != FIX_OPEN && st != FIX_FIXED) ||
+	    kl_srcidx_site(x, m.site, &s) != 0) {
+		fputs("null", stdout);
+		return;
+	}
+	fputs("{\"file\":", stdout);
+	str(s.file);
+	printf(",\"line\":%" PRIu64 ",\"function\":", s.line);
+	str(s.function[0] != '\0' ? s.function : NULL);
+	fputs(",\"conversion\":", stdout);
+	str(m.conversion);
+	fputs(",\"kernel\":", stdout);
+	str(callsite_newest_name());
+	putchar('}');
+}

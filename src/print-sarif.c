@@ -350,6 +350,98 @@ sset(const struct kl_strset *s)
 	putchar(']');
 }
 
+/* A C string as a JSON string, or null. */
+static void
+scstr_null(const char *s)
+{
+	if (s != NULL)
+		scstr(s);
+	else
+		fputs("null", stdout);
+}
+
+/*
+ * --fix-dir: the properties "maintainers" (every recipient of the call
+ * site's file: maintainers, reviewers, lists), "fix_patch" and
+ * "fix_reason" of a result.
+ */
+static void
+fix_props(const struct kl_report_row *r)
+{
+	const struct rowfix		*rf = fix_row(r);
+	const struct kl_maint_list	*l;
+	size_t				 i;
+
+	if (rf == NULL || rf->state == FIXR_NONE)
+		return;
+	fputs(",\"maintainers\":[", stdout);
+	if ((l = fix_who(rf)) != NULL)
+		for (i = 0; i < l->n; i++) {
+			if (i > 0)
+				putchar(',');
+			scstr(l->who[i].addr);
+		}
+	printf("],\"fix_kind\":\"%s\",\"fix_patch\":", fix_kind(rf));
+	if (fix_patch_name(rf) != NULL)
+		scstr(fix_patch_name(rf));
+	else
+		fputs("null", stdout);
+	fputs(",\"fix_reason\":", stdout);
+	if (rf->state != FIXR_PATCH && rf->why != NULL)
+		scstr(rf->why);
+	else
+		fputs("null", stdout);
+}
+
+#define SARIF_EDITS	32	/* replacements of a fix */
+
+/*
+ * The "fixes" of a result with a patch: one fix, its artifactChanges
+ * in the call site's file (relative to KERNELSRC), each replacement a
+ * deleted region and the text inserted there.
+ */
+static void
+fixes(const struct kl_report_row *r)
+{
+	const struct rowfix	*rf = fix_row(r);
+	const struct kl_srcidx	*x = callsite_index();
+	struct kl_srcidx_match	 m;
+	struct kl_srcidx_site	 s;
+	struct fixedit		 e[SARIF_EDITS];
+	size_t			 n, i;
+
+	if ((n = fix_edits(rf, e, SARIF_EDITS)) == 0 ||
+	    callsite_row(r, &m, 1) != 1 || kl_srcidx_site(x, m.site, &s) != 0)
+		return;
+	fputs(",\"fixes\":[{\"description\":{\"text\":", stdout);
+	{
+		char	t[512];
+
+		snprintf(t, sizeof(t), "Print the pointer hashed (%s), as "
+		    "the patch %s does", fix_patch_name(rf) != NULL &&
+		    strstr(e[0].text, "K") != NULL ? "%pK" : "%p",
+		    fix_patch_name(rf));
+		scstr(t);
+	}
+	fputs("},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":",
+	    stdout);
+	suri(s.file);
+	fputs(",\"uriBaseId\":\"KERNELSRC\"},\"replacements\":[", stdout);
+	for (i = 0; i < n; i++) {
+		printf("%s{\"deletedRegion\":{\"startLine\":%" PRIu64
+		    ",\"startColumn\":%" PRIu64 ",\"endLine\":%" PRIu64
+		    ",\"endColumn\":%" PRIu64 "}", i > 0 ? "," : "",
+		    e[i].line, e[i].col, e[i].eline, e[i].ecol);
+		if (e[i].text[0] != '\0') {
+			fputs(",\"insertedContent\":{\"text\":", stdout);
+			scstr(e[i].text);
+			putchar('}');
+		}
+		putchar('}');
+	}
+	fputs("]}]}]", stdout);
+}
+
 /* Write a result for row r. */
 static void
 result(const struct cli *cli, const struct kl_report_row *r, size_t rule,
@@ -416,11 +508,17 @@ result(const struct cli *cli, const struct kl_report_row *r, size_t rule,
 		fputs("null", stdout);
 	fputs(",\"conversion\":", stdout);
 	scstr(report_conversion(r));
+	if (callsite_newest() != NULL)
+		report_fix_state(r, scstr_null);
+	fix_props(r);
 	fputs(",\"examples\":[", stdout);
 	report_json_example(&r->first);
 	putchar(',');
 	report_json_example(&r->last);
-	fputs("]}}", stdout);
+	putchar(']');
+	putchar('}');
+	fixes(r);
+	putchar('}');
 }
 
 /*

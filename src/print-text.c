@@ -447,6 +447,8 @@ text_summary(const struct totals *t)
 		if (t->disclosed[i] != 0)
 			stat_row("  ", kl_region_name((enum kl_region)i),
 			    t->disclosed[i]);
+	if (pt_cli->baseline != NULL)
+		stat_row("", "baselined", t->baselined);
 	stat_row("", "errors", t->errors);
 	srcidx_stats();
 }

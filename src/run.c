@@ -713,6 +713,9 @@ run_start(struct cli *cli)
 		log_fatal("cannot set up the scanner: %s", lib_msg(&err));
 	verdict_init(cli);
 	callsite_init(cli);
+	/* A report loads its baseline; elsewhere the sink uses it. */
+	if (cli->baseline != NULL && !cli->report)
+		baseline_load(cli->baseline);
 	sink_init(&run);
 	unit_init(&run);
 	/* A forced format scans every unit, binary ones too. */

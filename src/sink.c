@@ -134,6 +134,16 @@ on_boot(void *arg, const struct kl_boot *b)
 	return (run->stop == STOP_ALL);
 }
 
+/* Is the finding's template in --baseline (as a report would row it)? */
+static int
+baselined(const struct kl_finding *f)
+{
+	struct kl_template	t;
+
+	kl_template_finding(f, verdict_source(f->rule), &t);
+	return (baseline_has(t.fp));
+}
+
 /* The sink: count a finding, print it or stop the scan. */
 static int
 on_finding(void *arg, const struct kl_finding *f)
@@ -184,6 +194,15 @@ on_finding(void *arg, const struct kl_finding *f)
 		if (r->cli->kl.suppressed && r->cli->mode == MODE_LINES &&
 		    !r->cli->quiet)
 			show_finding(f);
+		return (0);
+	}
+	/*
+	 * --baseline outside a report: a known template's finding is
+	 * neither printed nor counted (a report marks its row instead).
+	 */
+	if (r->cli->baseline != NULL && !r->cli->report &&
+	    baselined(f)) {
+		r->u.baselined[f->region < KL_REGION_COUNT ? f->region : 0]++;
 		return (0);
 	}
 	/*

@@ -89,6 +89,29 @@ add_totals(const struct kl_stats *st)
 		run->tot.suppressed[i] += st->suppressed[i];
 }
 
+/*
+ * The counters of the unit: the scanner's, with the findings lines made
+ * added and those --baseline held back taken out (they are counted
+ * apart, as baselined).
+ */
+static void
+unit_stats(struct unit *u, struct kl_stats *st)
+{
+	size_t	i;
+
+	*st = *kl_scan_stats(run->scan);
+	for (i = 0; i < KL_REGION_COUNT; i++) {
+		st->findings += u->made[i];
+		st->region[i] += u->made[i];
+		/* (a placed finding may have changed its region) */
+		st->findings -= u->baselined[i] < st->findings ?
+		    u->baselined[i] : st->findings;
+		st->region[i] -= u->baselined[i] < st->region[i] ?
+		    u->baselined[i] : st->region[i];
+		run->tot.baselined += u->baselined[i];
+	}
+}
+
 /* Get the scanner ready for a new unit; -1 if there is none. */
 static int
 scan_ready(struct input *in)
@@ -190,7 +213,6 @@ unit_finish(const struct kl_error *cut)
 	struct unit	*u = &run->u;
 	struct kl_stats	 st;
 	struct kl_error	 err;
-	size_t		 i;
 
 	if (!u->open)
 		return;
@@ -224,11 +246,7 @@ unit_finish(const struct kl_error *cut)
 		goto out;
 	if (cut != NULL)
 		unit_error(cut->line, lib_msg(cut));
-	st = *kl_scan_stats(run->scan);
-	for (i = 0; i < KL_REGION_COUNT; i++) {
-		st.findings += u->made[i];
-		st.region[i] += u->made[i];
-	}
+	unit_stats(u, &st);
 	if (u->kind == KL_UNIT_EXPORT || u->kind == KL_UNIT_JSON ||
 	    u->in.skipped)
 		st.bytes = u->bytes;	/* the stream, not the field bytes */
@@ -583,6 +601,7 @@ mail_begin(void *arg, const struct kl_mime_msg *msg)
 	u->in.leaks = u->in.suppressed = u->in.slides = 0;
 	memset(u->in.disclosed, 0, sizeof(u->in.disclosed));
 	memset(u->made, 0, sizeof(u->made));
+	memset(u->baselined, 0, sizeof(u->baselined));
 	kl_scan_reset(run->scan);
 	verdict_unit_begin();
 	run->stop = STOP_NONE;
@@ -626,7 +645,6 @@ mail_end(void *arg, const struct kl_mime_msg *msg)
 	struct unit	*u = arg;
 	struct kl_stats	 st;
 	struct kl_error	 err;
-	size_t		 i;
 
 	(void)msg;
 	if (run->stop == STOP_ALL)
@@ -640,11 +658,7 @@ mail_end(void *arg, const struct kl_mime_msg *msg)
 		unit_error(0, lib_msg(&err));
 	if (run->stop == STOP_ALL)
 		return (1);
-	st = *kl_scan_stats(run->scan);
-	for (i = 0; i < KL_REGION_COUNT; i++) {
-		st.findings += u->made[i];
-		st.region[i] += u->made[i];
-	}
+	unit_stats(u, &st);
 	add_totals(&st);
 	if (!run->cli->quiet) {
 		run->pr->end(&u->in, &st);

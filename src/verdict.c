@@ -238,10 +238,11 @@ verdict_init(const struct cli *cli)
 	/*
 	 * Leak sources change what is printed (rules, physical findings,
 	 * the boot report), not what is counted: -c, -l, -L and -q without
-	 * --physical do not need them, and do not pay for them.
+	 * --physical or --baseline (whose templates are classed by them) do
+	 * not need them, and do not pay for them.
 	 */
 	if (!vs.physical && (cli->mode != MODE_LINES || cli->quiet ||
-	    cli->redact) && cli->leak_sources == NULL)
+	    cli->redact) && cli->leak_sources == NULL && cli->baseline == NULL)
 		return;
 	memset(&err, 0, sizeof(err));
 	if (cli->leak_sources != NULL)

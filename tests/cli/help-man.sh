@@ -93,6 +93,7 @@ for long in $(cat "$TMP/help.long"); do
 	top) arg==3 ;;
 	shard) arg==1/2 ;;
 	baseline) arg==/dev/null ;;
+	fix-dir) arg==/tmp ;;
 	live-root) arg==/tmp ;;
 	live-user) arg==nobody ;;
 	live-timeout) arg==10 ;;

@@ -181,9 +181,20 @@ print(len(c), c[0]["conversion"], c[0]["inputs"] >= 5)')" \
 	    "text: one table line per row"
 	ok "text: printable ASCII only" \
 	    sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/t.txt'"
-	"$KLEAKSCAN" --report $LOGS >"$TMP/t80.txt" 2>/dev/null
-	ok "text: 80 columns when not a terminal" \
-	    awk 'length($0) > 80 { exit 1 }' "$TMP/t80.txt"
+	env -u COLUMNS "$KLEAKSCAN" --report $LOGS >"$TMP/tw.txt" 2>/dev/null
+	is "$(python3 - "$TMP/r1.json" "$TMP/tw.txt" <<'EOF'
+import json, re, sys
+tpl = [json.loads(l) for l in open(sys.argv[1]) if '"type":"template"' in l]
+rows = [l.rstrip("\n") for l in open(sys.argv[2], errors="replace")
+        if re.match(r"^ *[0-9]+ [a-z-]+ ", l)]
+print(len(tpl) == len(rows), sum(1 for t, r in zip(tpl, rows)
+      if isinstance(t["template"], str) and
+      re.fullmatch(r"[ -~]*", t["template"]) and
+      not r.endswith(" " + t["template"])))
+EOF
+)" "True 0" "text: not a terminal and COLUMNS unset: every template whole"
+	ok "text: ... and lines longer than 80 columns where templates are" \
+	    awk 'length($0) > 200 { f = 1 } END { exit !f }' "$TMP/tw.txt"
 
 	# SARIF
 	"$KLEAKSCAN" --sarif -j 2 $LOGS >"$TMP/r.sarif" 2>/dev/null
@@ -290,6 +301,18 @@ run --sarif --json "$OOPS"
 is_status 2 "--sarif with --json"
 run --report --top 0 "$OOPS"
 is_status 2 "--top 0"
+
+# --- whole templates in a pipe or a file (COLUMNS unset), cut to COLUMNS
+long="kleakscan-test: a message written for this test that goes on and on, far past the eighty columns of a terminal, before it names"
+printf '%s ffffffff81234567 and ends\n' "$long" >"$TMP/long.log"
+env -u COLUMNS "$KLEAKSCAN" --report "$TMP/long.log" >"$TMP/long.txt"
+like "$(sed -n 2p "$TMP/long.txt")" " $long %x and ends\$" \
+    "text, not a terminal: the whole template"
+like "$(grep ' first ' "$TMP/long.txt")" "ffffffff8xxxxxxx and ends\$" \
+    "text, not a terminal: the whole example"
+COLUMNS=100 "$KLEAKSCAN" --report "$TMP/long.log" >"$TMP/long100.txt"
+is "$(awk 'length($0) > 100' "$TMP/long100.txt")$(sed -n 2p "$TMP/long100.txt" |
+    grep -c '\.\.\.$')" 1 "text, COLUMNS=100: cut to 100 columns with ..."
 
 # --- hostile bytes in a template are escaped
 printf 'evil \033[31m\001 at ffffffff81234567\n' >"$TMP/evil.log"

@@ -1,8 +1,11 @@
 /*
  * test-srcmatch.c - matching messages to the sites of an index: real
  * syzkaller messages to the real Linux 6.1 sources in
- * tests/srcdata/linux-6.1 (file, line, function, conversion), and the
- * architecture and digit width picking between arm and arm64.
+ * tests/srcdata/linux-6.1 (file, line, function, conversion), the
+ * architecture and digit width picking between arm and arm64, and the
+ * architectures of a report row: another architecture's tree never,
+ * generic code first when none is known, and why one of two sites of
+ * the same format was preferred.
  */
 #include "config.h"
 
@@ -158,12 +161,93 @@ test_arch_width(void **state)
 	kl_srcidx_free(x);
 }
 
+/*
+ * A row seen on arm and arm64 ("pgd = %x", written for this test in the
+ * shape of arch/sh/mm/fault.c of Linux 6.1, which prints it too): the
+ * sh site is another architecture's; unknown, the generic copy first.
+ */
+static void
+test_arch_mask(void **state)
+{
+	struct kl_error err = { 0 };
+	struct kl_srcidx *x;
+	struct kl_srcidx_match r[4];
+	struct kl_srcidx_site s;
+	static const char sh[] =
+	    "static void show_pte(struct mm_struct *mm, unsigned long addr)\n"
+	    "{\n\tpr_alert(\"pgd = %p\\n\", pgd);\n}\n";
+	static const char arm[] =
+	    "void show_pte(struct mm_struct *mm, unsigned long addr)\n"
+	    "{\n\tpr_alert(\"pgd = %08lx\\n\", (unsigned long)mm->pgd);\n}\n";
+	static const char gen[] =
+	    "void dump_pgd(struct mm_struct *mm)\n"
+	    "{\n\tpr_alert(\"pgd = %08lx\\n\", (unsigned long)mm->pgd);\n}\n";
+	static const char msg[] = "pgd = c0004000";
+	uint32_t armboth = (UINT32_C(1) << KL_ARCH_ARM) |
+	    (UINT32_C(1) << KL_ARCH_ARM64);
+	size_t n;
+
+	(void)state;
+	x = kl_srcidx_new(&err);
+	assert_non_null(x);
+	assert_int_equal(kl_srcidx_add_source(x, "arch/sh/mm/fault.c", sh,
+	    strlen(sh), &err), 0);
+	assert_int_equal(kl_srcidx_build(x, &err), 0);
+	/* arm and arm64 (a mask of two): sh's tree is out. */
+	assert_int_equal(kl_srcidx_match_arches(x, (const uint8_t *)msg,
+	    strlen(msg), 6, 8, armboth, r, 4), 0);
+	/* Unknown (no bit, or the unknown bit alone): a candidate. */
+	assert_int_equal(kl_srcidx_match_arches(x, (const uint8_t *)msg,
+	    strlen(msg), 6, 8, 1, r, 4), 1);
+	assert_true(r[0].why & KL_SRCM_ARCHDIR);
+	kl_srcidx_free(x);
+
+	x = kl_srcidx_new(&err);
+	assert_non_null(x);
+	assert_int_equal(kl_srcidx_add_source(x, "arch/arm/mm/fault.c", arm,
+	    strlen(arm), &err), 0);
+	assert_int_equal(kl_srcidx_add_source(x, "mm/pgd.c", gen,
+	    strlen(gen), &err), 0);
+	assert_int_equal(kl_srcidx_add_source(x, "arch/sh/mm/fault.c", sh,
+	    strlen(sh), &err), 0);
+	assert_int_equal(kl_srcidx_build(x, &err), 0);
+	/* arm: its own tree first, the generic copy second, no sh. */
+	n = kl_srcidx_match_arches(x, (const uint8_t *)msg, strlen(msg), 6,
+	    8, armboth, r, 4);
+	assert_int_equal(n, 2);
+	kl_srcidx_site(x, r[0].site, &s);
+	assert_string_equal(s.file, "arch/arm/mm/fault.c");
+	assert_true(r[0].why & KL_SRCM_ARCH);
+	assert_true(r[0].why & KL_SRCM_WIDTH);
+	assert_int_equal(r[0].conv_off, 6);
+	kl_srcidx_site(x, r[1].site, &s);
+	assert_string_equal(s.file, "mm/pgd.c");
+	assert_false(r[1].why & KL_SRCM_ARCH);
+	/* Unknown: generic code first, then the arch/ copies. */
+	n = kl_srcidx_match_arches(x, (const uint8_t *)msg, strlen(msg), 6,
+	    8, 0, r, 4);
+	assert_true(n >= 2);
+	kl_srcidx_site(x, r[0].site, &s);
+	assert_string_equal(s.file, "mm/pgd.c");
+	assert_false(r[0].why & KL_SRCM_ARCHDIR);
+	kl_srcidx_site(x, r[1].site, &s);
+	assert_string_equal(s.file, "arch/arm/mm/fault.c");
+	assert_true(r[1].why & KL_SRCM_ARCHDIR);
+	/* One architecture alone: kl_srcidx_match() is the same. */
+	assert_int_equal(kl_srcidx_match(x, (const uint8_t *)msg,
+	    strlen(msg), 6, 8, KL_ARCH_ARM64, r, 4), 1);
+	kl_srcidx_site(x, r[0].site, &s);
+	assert_string_equal(s.file, "mm/pgd.c");
+	kl_srcidx_free(x);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_matches),
 		cmocka_unit_test(test_arch_width),
+		cmocka_unit_test(test_arch_mask),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
