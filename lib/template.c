@@ -449,6 +449,12 @@ build(const uint8_t *p, size_t n, unsigned fflags, struct kl_template *t)
 			i++;
 			continue;
 		}
+		/* A no-break space (UTF-8 C2 A0) of a mail client is one. */
+		if (p[i] == 0xc2 && i + 1 < n && p[i + 1] == 0xa0) {
+			space = 1;
+			i += 2;
+			continue;
+		}
 		if (space && t->len > 0)
 			put(&o, " ", 1);
 		space = 0;

@@ -352,18 +352,23 @@ arches_text(char *b, size_t size, uint32_t mask)
 			    n > 0 ? "," : "", kl_arch_name((enum kl_arch_id)i));
 }
 
-/* Print s cut to fit w columns (s is escaped: one byte, one column). */
+/*
+ * Print s cut to fit w columns (s is escaped: one byte, one column, but
+ * the bytes of a UTF-8 character stay together).
+ */
 static void
 fit(const char *s, size_t w)
 {
-	size_t	n = strlen(s);
+	size_t	n = strlen(s), k;
 
-	if (n <= w)
+	if (n <= w) {
 		fputs(s, stdout);
-	else if (w > 3)
-		printf("%.*s...", (int)(w - 3), s);
-	else
-		printf("%.*s", (int)w, s);
+		return;
+	}
+	k = w > 3 ? w - 3 : w;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	printf("%.*s%s", (int)k, s, w > 3 ? "..." : "");
 }
 
 /* Print a detail line: indent, then the text cut to the width. */
