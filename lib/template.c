@@ -241,6 +241,48 @@ src_loc(const uint8_t *p, size_t n, size_t e)
 	return (j);
 }
 
+/*
+ * An s390 disassembly line of show_code() (arch/s390/kernel/dis.c):
+ * "Krnl Code: 00000000b05ec32e: c0e500187331  brasl %r14,..." and its
+ * continuations "  >00000000b05ec33c: ec76fed8007c  cgij ...".  The
+ * instruction text varies with the code, not with the call: the
+  * template keeps "[Krnl Code: ]%x: ..." and ends there (a marker '>' or
+ * '#' goes).  Returns 2 for a line with "Krnl Code:" (or "User Code:",
+ * which a kernel report prints too), 1 for a continuation, 0 for none.
+ */
+static size_t
+s390_code(const uint8_t *p, size_t n)
+{
+	size_t i = 0, k, e;
+
+	if (n > 10 && (memcmp(p, "Krnl Code:", 10) == 0 ||
+	    memcmp(p, "User Code:", 10) == 0))
+		i = 10;
+	k = i;
+	if (i < n && (p[i] == '>' || p[i] == '#' || p[i] == ' '))
+		i++;
+	if (hex_end(p, n, i) != i + 16 || i + 18 > n || p[i + 16] != ':' ||
+	    p[i + 17] != ' ')
+		return (0);
+	/* The instruction, 2, 4 or 6 bytes, then blanks and a mnemonic. */
+	i += 18;
+	e = hex_end(p, n, i);
+	if (e - i != 4 && e - i != 8 && e - i != 12)
+		return (0);
+	i = e;
+	if (i < n && p[i] == '\t')
+		i++;
+	else if (i + 1 < n && p[i] == ' ' && p[i + 1] == ' ')
+		i += 2;
+	else
+		return (0);
+	while (i < n && is_blank(p[i]))
+		i++;
+	if (i >= n || p[i] < 'a' || p[i] > 'z')
+		return (0);
+	return (k > 0 ? 2 : 1);
+}
+
 /* Is the message a kallsyms or System.map line: "ADDR T name [mod]"? */
 static int
 kallsyms(const uint8_t *p, size_t n)
@@ -441,6 +483,13 @@ build(const uint8_t *p, size_t n, unsigned fflags, struct kl_template *t)
 	if (n > 0 && kallsyms(p, n)) {
 		PUTS(&o, "%px %c %s");
 		t->flags |= KL_TPL_KALLSYMS;
+		n = 0;
+	} else if ((e = s390_code(p, n)) != 0) {
+		if (e > 1) {
+			put(&o, p, 10);		/* "Krnl Code:", "User Code:" */
+			PUTS(&o, " ");
+		}
+		PUTS(&o, "%x: ...");
 		n = 0;
 	}
 	for (i = 0; i < n && !o.full;) {

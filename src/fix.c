@@ -325,6 +325,24 @@ merge_edits(struct patch *p, const struct kl_srcfix *sf)
 #define FIX_ROUNDS	8	/* other calls of the file fixed */
 
 /*
+ * Is conv an integer conversion narrower than any address ("%02x",
+ * "%4x": a byte or a half word of a dump, as s390's disassembler prints
+ * the instruction bytes beside the address it printed with %px)?
+ */
+static int
+byte_width(const char *conv)
+{
+	const char *c = conv + 1;
+	int w = 0;
+
+	while (*c == '0' || *c == '-' || *c == '#')
+		c++;
+	while (*c >= '0' && *c <= '9')
+		w = w * 10 + (*c++ - '0');
+	return (w > 0 && w < 8 && *c != 'l' && *c != 'z' && *c != 'p');
+}
+
+/*
  * The sites of the fixed file alone, indexed again, that print the
  * row's line with a raw conversion (%pK, which follows kptr_restrict,
  * is not one): into m (at most max), their index in *xp (freed by the
@@ -352,7 +370,8 @@ still_raw(const struct patch *p, struct kl_srcidx **xp,
 		for (i = 0; i < n && k < max; i++)
 			if (raw_conversion(one[i].conversion) &&
 			    strcmp(one[i].conversion + strlen(
-			    one[i].conversion) - 2, "pK") != 0)
+			    one[i].conversion) - 2, "pK") != 0 &&
+			    !byte_width(one[i].conversion))
 				m[k++] = one[i];
 	}
 	*xp = x;

@@ -583,11 +583,13 @@ out=$(check_patches "$TMP/k61" "$TMP/real")
 n=$(echo "$out" | cut -d' ' -f2)
 is "$out" "patches $n apply $n series ok checkpatch-errors 0 maintainers-agree $n" \
     "corpus, 6.1: every patch applies (and the series), checkpatch.pl no ERROR, To:/Cc: as get_maintainer.pl"
-# Indexed again, the patched files no more print a patched row raw.
+# Indexed again, the patched files no more print a patched row raw (a
+# conversion narrower than an address, "%02x" of s390's instruction
+# bytes beside the address, is none).
 "$KLEAKSCAN" --report --json --kernel-source "$TMP/series" $LOGS \
     >"$TMP/re61.json" 2>/dev/null
 is "$(python3 -c '
-import json, sys
+import json, re, sys
 fix = set()
 for l in open(sys.argv[1]):
     e = json.loads(l)
@@ -598,7 +600,9 @@ for l in open(sys.argv[2]):
     e = json.loads(l)
     if e["type"] == "template" and e["fingerprint"] in fix:
         raw += sum(1 for c in e["callsite"] or []
-                   if c["conversion"] == "%px" or c["conversion"][-1] in "xX")
+                   if c["conversion"] == "%px" or
+                   (c["conversion"][-1] in "xX" and
+                    not re.match(r"%0?[1-7][xX]$", c["conversion"])))
 print(len(fix) > 0, raw)' "$TMP/real.json" "$TMP/re61.json")" "True 0" \
     "corpus, 6.1: indexed again, no patched row is printed raw"
 # SARIF with fixes validates.

@@ -127,6 +127,18 @@ test_shapes(void **state)
 	    "{4:4}, at: genl_rcv+0x19/0x40 net/netlink/genetlink.c:811"),
 	    "value", KL_REGION_TEXT, "#%d: %x (%s){%s}-{%d:%d}, at: %pS",
 	    KL_TC_REPORT);
+	/*
+	 * s390 show_code(): one template for the disassembly, whatever the
+	 * instruction (mail/linux-s390, written here with other values)
+	 */
+	want(C("[    8.532575] Krnl Code: 00000000b05ec32e: c0e500187331\t"
+	    "brasl\t%r14,00000000b08fa990"), "value", KL_REGION_KERNEL,
+	    "Krnl Code: %x: ...", KL_TC_POINTER);
+	want(C("[    8.532575] Krnl Code:#00000000b05ec338: af000000\tmc\t0,0"),
+	    "value", KL_REGION_KERNEL, "Krnl Code: %x: ...", KL_TC_POINTER);
+	want(C("                          >00000000b05ec33c: ec76fed8007c\t"
+	    "cgij\t%r7,0,6,00000000b05ec0ec"), "value", KL_REGION_KERNEL,
+	    "%x: ...", KL_TC_REPORT);
 	/* a raw stack dump has no word: a report */
 	want(C("ffff8880123f7d10: ffffffff81234567 0000000000000000"),
 	    "value", KL_REGION_TEXT, "%x: %x %x", KL_TC_REPORT);
