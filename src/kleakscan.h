@@ -108,6 +108,9 @@ struct cli {
 	unsigned		 shard_k;	/* 0: not sharded */
 	unsigned		 shard_n;
 	int			 merge;		/* --merge */
+	/* --follow (follow.c). */
+	int			 follow;	/* --follow */
+	int			 from_start;	/* --from-start */
 	char			**argv;		/* as given, for the report */
 	int			 argc;
 };
@@ -295,6 +298,7 @@ struct run {
 	struct totals		 tot;
 	struct kl_mime_ops	 mops;		/* mail containers */
 	int			 defer;		/* hold the next begin event */
+	int			 signalled;	/* --follow: SIGTERM, SIGINT */
 };
 
 /* run.c */
@@ -303,6 +307,14 @@ _Noreturn void	 run_main(struct cli *);
 
 /* chunk.c */
 int		 chunk_input(struct run *, const char *, int, unsigned);
+
+/* follow.c */
+void		 follow_prepare(struct cli *);
+void		 follow_run(struct run *);
+
+/* follow-report.c */
+const struct printer *follow_report_init(const struct cli *,
+		     const struct printer *);
 
 /* sink.c */
 void		 sink_init(struct run *);
@@ -481,6 +493,7 @@ int		 facts_map_text(const char *, size_t, uint64_t *);
 void		 facts_map_load(struct live *, const char *, size_t,
 		     const char *);
 void		 facts_learn(struct live *);
+enum kl_arch_id	 facts_machine_arch(const char *, int);
 void		 facts_symbols(struct live *);
 /* live-print.c */
 void		 live_print_squash(struct live *);
