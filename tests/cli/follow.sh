@@ -48,6 +48,31 @@ start() {
 	PIDS="$PIDS $KP"
 }
 
+# ready: until the background kleakscan waits in poll(2), its input open
+# and read to where it follows it from (10 s at most).
+ready() {
+	_n=0
+	until grep -q poll "/proc/$KP/wchan" 2>/dev/null; do
+		_n=$((_n + 1))
+		[ "$_n" -gt 100 ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+# reap: wait for the background kleakscan to end by itself (10 s at most,
+# then it is killed); its exit status in STATUS.
+reap() {
+	_n=0
+	while kill -0 "$KP" 2>/dev/null && [ "$_n" -lt 100 ]; do
+		_n=$((_n + 1))
+		sleep 0.1
+	done
+	kill "$KP" 2>/dev/null
+	wait "$KP"
+	STATUS=$?
+}
+
 # stop [SIG]: send SIG (TERM) to the background kleakscan and wait; its
 # exit status in STATUS, output in OUT and ERR.
 stop() {
@@ -142,8 +167,7 @@ printf '[     3.000000] kleakscan-test: no address here\n' >&3
 rec 4 >&3
 ok "a pipe: the next records' findings follow" wait_for f.out 'rec 000004' 1
 exec 3>&-
-wait "$KP"
-STATUS=$?
+reap
 is "$STATUS" 1 "a pipe: its end ends the run, exit 1 with leaks found"
 is "$(cut -d' ' -f1-3 f.out | tr '\n' ' ')" \
     "1:48: direct-map medium 2:48: direct-map medium 4:48: direct-map medium " \
@@ -161,7 +185,7 @@ rec 6 >&3
 ok "--redact on a pipe: and the next" \
     wait_for f.out 'rec 000006 obj 0000000000000000' 1
 exec 3>&-
-wait "$KP"
+reap
 is "$(cat f.out)" "$(rec 5 | sed 's/ffff8880[0-9a-f]*/0000000000000000/')
 $(rec 6 | sed 's/ffff8880[0-9a-f]*/0000000000000000/')" \
     "--redact on a pipe: the records, zeroed, nothing else"
@@ -290,7 +314,7 @@ for m in --json --redact; do
 		wait_for f.out "$(printf "$want" "$i")" 1 && got="$got$i"
 	done
 	exec 3>&-
-	wait "$KP"
+	reap
 	is "$got" 123 "an export entry at a time, $m: each is out before the next"
 done
 
@@ -309,7 +333,7 @@ is "$STATUS" 0 "SIGTERM ends --follow with exit 0, leaks found or not"
 records_to() { i=$2; while [ "$i" -le "$3" ]; do rec "$i"; i=$((i + 1)); done >>"$1"; }
 records_to now.log 1 3
 start --follow now.log
-sleep 0.3
+ready
 records_to now.log 4 5
 ok "a file: appended records are read" wait_for f.out 'rec 00000[45]' 2
 stop INT
@@ -431,17 +455,58 @@ else
 	done
 fi
 
+# The Debian package's logrotate stanza and its unit's group and umask,
+# as root: kleakscan run as the unit runs it (group adm, umask 0027) makes
+# its copy root:adm 0640; the real logrotate rotates it with the stanza
+# of debian/kleakscan.logrotate (the path and the SIGHUP made local);
+# kleakscan opens it again; no record lost, none twice.
+if [ "$(id -u)" != 0 ] || ! getent group adm >/dev/null 2>&1 ||
+    ! command -v logrotate >/dev/null 2>&1 ||
+    ! command -v setpriv >/dev/null 2>&1 ||
+    [ ! -r "$TOPSRC/debian/kleakscan.logrotate" ]; then
+	skip "the Debian package's logrotate stanza" \
+	    "not root, or no group adm, logrotate, setpriv or debian/"
+else
+	sed -e "s|/var/log/kern.redacted.log|$TMP/kern.redacted.log|" \
+	    -e "s|systemctl kill .*|kill -HUP \$(cat $TMP/kf.pid)|" \
+	    "$TOPSRC/debian/kleakscan.logrotate" >kf.conf
+	: >kf.log
+	(umask 0027 && exec setpriv --regid adm --clear-groups \
+	    "$KLEAKSCAN" --follow --redact -o kern.redacted.log kf.log) \
+	    >f.out 2>f.err &
+	KP=$!
+	PIDS="$PIDS $KP"
+	echo "$KP" >kf.pid
+	ready
+	records_to kf.log 1 3
+	wait_for kern.redacted.log 'rec ' 3
+	is "$(stat -c '%U:%G %a' kern.redacted.log)" "root:adm 640" \
+	    "as the unit runs it: the copy is root:adm, mode 0640"
+	logrotate -f -s kf.state kf.conf
+	records_to kf.log 4 5
+	wait_for kern.redacted.log 'rec ' 2
+	stop
+	is "$STATUS" 0 "the unit's kleakscan: SIGTERM, exit 0"
+	is "$(records kern.redacted.log.1 | tr '\n' ' ')/$(records kern.redacted.log | tr '\n' ' ')" \
+	    "rec 000001 rec 000002 rec 000003 /rec 000004 rec 000005 " \
+	    "the package's stanza rotates the copy, kleakscan opens the new one"
+	is "$(stat -c '%U:%G %a' kern.redacted.log)" "root:adm 640" \
+	    "... made by logrotate root:adm, mode 0640"
+fi
+
 # ----------------------------------------------- signals, write errors
 # SIGHUP reopens -o (logrotate moved it away): the records before go to
 # the moved file, the records after to a new one of the same name.
 : >h.log
 start --follow --redact -o h.red h.log
-sleep 0.3
+ready
 records_to h.log 1 3
 wait_for h.red 'rec ' 3
 mv h.red h.red.1
 kill -HUP "$KP"
-sleep 0.3
+_n=0
+until [ -e h.red ] || [ "$_n" -gt 200 ]; do _n=$((_n + 1)); sleep 0.05; done
+ready
 records_to h.log 4 5
 wait_for h.red 'rec ' 2
 stop
@@ -455,19 +520,18 @@ ok "SIGHUP reopens -o: the address is zeroed in both" \
 # A write error on the output: exit 2 with a message.
 if [ -w /dev/full ]; then
 	start --follow --redact -o /dev/full h.log
-	sleep 0.3
+	ready
 	records_to h.log 6 6
-	wait "$KP"
-	STATUS=$?
+	reap
 	is "$STATUS" 2 "-o /dev/full: exit 2"
 	like "$(cat f.err)" '^kleakscan: cannot write /dev/full: No space left on device$' \
 	    "-o /dev/full: the message names the file and the error"
 	"$KLEAKSCAN" --follow h.log >/dev/full 2>err &
 	KP=$!
-	sleep 0.3
+	ready
 	records_to h.log 7 7
-	wait "$KP"
-	is "$?:$(cat err)" \
+	reap
+	is "$STATUS:$(cat err)" \
 	    "2:kleakscan: cannot write standard output: No space left on device" \
 	    "standard output full: exit 2 with a message"
 else
@@ -534,7 +598,14 @@ k, n, tag = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 mode = sys.argv[4:]
 p = subprocess.Popen([k, "--follow"] + mode + ["/dev/kmsg"],
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-time.sleep(0.3)
+# Written once it waits in poll(2): /dev/kmsg open, at its end.
+for _ in range(200):
+    try:
+        if "poll" in open("/proc/%d/wchan" % p.pid).read():
+            break
+    except OSError:
+        pass
+    time.sleep(0.05)
 w = os.open("/dev/kmsg", os.O_WRONLY)
 fd, buf, lat, got = p.stdout.fileno(), b"", [], []
 for i in range(n):
@@ -603,7 +674,7 @@ EOF
 	"$KLEAKSCAN" --follow --json - </dev/kmsg >f.out 2>f.err &
 	KP=$!
 	PIDS="$PIDS $KP"
-	sleep 0.3
+	ready
 	echo "<4>kleakscan-test: $tag.stdin obj ffff888012345678" >/dev/kmsg
 	ok "/dev/kmsg on standard input: read as /dev/kmsg, from now" \
 	    wait_for f.out "\"line_text\":\"[^\"]*$tag.stdin obj" 1
