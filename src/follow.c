@@ -72,6 +72,7 @@
 #define FOLLOW_TAIL	 64		/* bytes that recognise a file */
 #define KMSG_MAJOR	 1		/* /dev/kmsg is char 1:11 */
 #define KMSG_MINOR	 11
+#define KMSG_SKIP_MAX	 (1u << 20)	/* records read to reach the end */
 
 /* What is followed. */
 enum fkind {
@@ -712,7 +713,8 @@ kmsg_read(void)
 			return (0);
 		}
 		if (kmsg_seq(fw.rbuf, (size_t)r, &seq) == 0) {
-			if (fw.have_seq && seq > fw.seq + 1 && fw.begun) {
+			if (fw.have_seq && seq > fw.seq + 1 &&
+			    (fw.begun || unit_start(fw.rbuf, 0) == 0)) {
 				snprintf(msg, sizeof(msg), "%llu records were "
 				    "overwritten in the kernel's ring buffer "
 				    "before they were read",
@@ -728,6 +730,34 @@ kmsg_read(void)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * From now: read /dev/kmsg to the end of its ring, keeping the last
+ * sequence number, from which records lost later are counted (lseek's
+ * SEEK_END would not say it).  A ring that does not end in
+ * KMSG_SKIP_MAX reads is left at its end.
+ */
+static void
+kmsg_skip(int fd)
+{
+	uint64_t	seq;
+	ssize_t		r;
+	size_t		n;
+
+	for (n = 0; n < KMSG_SKIP_MAX; n++) {
+		r = read(fd, fw.rbuf, FOLLOW_READ);
+		if (r == -1 && (errno == EINTR || errno == EPIPE))
+			continue;
+		if (r <= 0)
+			return;
+		if (kmsg_seq(fw.rbuf, (size_t)r, &seq) == 0) {
+			fw.seq = seq;
+			fw.have_seq = 1;
+		}
+	}
+	(void)lseek(fd, 0, SEEK_END);
+	fw.have_seq = 0;
 }
 
 /* Is fd readable now? */
@@ -915,12 +945,13 @@ source_open(void)
 		}
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 		fw.cur.fd = fd;
-		/* From now: past the last record; else the ring's first. */
-		if (lseek(fd, 0, fw.cli->from_start ? SEEK_SET : SEEK_END) ==
-		    -1) {
+		/* From the ring's first record, or from now. */
+		if (fw.cli->from_start && lseek(fd, 0, SEEK_SET) == -1) {
 			source_error(strerror(errno));
 			return (-1);
 		}
+		if (!fw.cli->from_start)
+			kmsg_skip(fd);
 		return (0);
 	case F_PIPE:
 	case F_REG:

@@ -670,6 +670,39 @@ EOF
 	stop
 	is "$(grep -c "\"line_text\":\"[^\"]*kleakscan-test: $tag.--redact [0-9]* obj" f.out)" \
 	    "$n" "--from-start: the records written before are read from the ring"
+	# Records the kernel overwrote before they were read: an error with
+	# their number.  Only when asked (KLEAKSCAN_TEST_KMSG_OVERFLOW=1): it
+	# fills the machine's whole ring buffer with test records.
+	if [ "${KLEAKSCAN_TEST_KMSG_OVERFLOW:-0}" = 1 ] &&
+	    echo on >/proc/sys/kernel/printk_devkmsg 2>/dev/null; then
+		start --follow --json /dev/kmsg
+		ready
+		kill -STOP "$KP"
+		python3 -c '
+import os, sys
+w = os.open("/dev/kmsg", os.O_WRONLY)
+for i in range(4000):
+    os.write(w, ("<4>kleakscan-test: %s overflow %d obj ffff888012345678 %s\n"
+                 % (sys.argv[1], i, "x" * 60)).encode())
+' "$tag"
+		echo "$old" >/proc/sys/kernel/printk_devkmsg
+		kill -CONT "$KP"
+		wait_for f.out "$tag overflow 3999 " 1
+		stop
+		like "$(grep '"type":"error"' f.out)" \
+		    '"message":"[0-9]+ records were overwritten in the kernel.s ring buffer before they were read"' \
+		    "/dev/kmsg: records overwritten before they were read are an error"
+		like "$ERR" '^kleakscan: /dev/kmsg: [0-9]+ records were overwritten' \
+		    "... said on standard error with the number"
+		got=$(grep -c "\"type\":\"finding\".*$tag overflow" f.out)
+		lost=$(sed -n 's/.*"message":"\([0-9]*\) records were overwritten.*/\1/p' f.out)
+		diag "overflow: $got of 4000 records read, ${lost:-?} lost"
+		ok "... the records read and those lost make the 4000 written (or more: other writers)" \
+		    test "$((got + ${lost:-0}))" -ge 4000 -a "$got" -gt 0
+	else
+		skip "/dev/kmsg: overwritten records" \
+		    "set KLEAKSCAN_TEST_KMSG_OVERFLOW=1 (fills the ring buffer)"
+	fi
 	# The same device on standard input.
 	"$KLEAKSCAN" --follow --json - </dev/kmsg >f.out 2>f.err &
 	KP=$!
