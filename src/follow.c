@@ -956,9 +956,8 @@ source_open(void)
 	case F_PIPE:
 	case F_REG:
 		fw.cur.fd = STDIN_FILENO;
-		if (fw.kind == F_REG && !fw.cli->from_start &&
-		    lseek(STDIN_FILENO, 0, SEEK_END) == -1)
-			(void)lseek(STDIN_FILENO, 0, SEEK_CUR);
+		if (fw.kind == F_REG && !fw.cli->from_start)
+			(void)lseek(STDIN_FILENO, 0, SEEK_END);
 		return (0);
 	case F_FILE:
 		split_path();
@@ -998,7 +997,8 @@ signals_open(void)
 void
 follow_run(struct run *r)
 {
-	int	more;
+	struct stat	so, si;
+	int		more;
 
 	fw.run = r;
 	signals_open();
@@ -1010,6 +1010,13 @@ follow_run(struct run *r)
 	}
 	if (source_open() == -1)
 		fw.stop = 1;
+	else if (fw.out != NULL && fw.cur.fd != -1 &&
+	    fstat(fileno(fw.out), &so) == 0 && fstat(fw.cur.fd, &si) == 0 &&
+	    so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+		source_error("-o is the input itself: it would read what it "
+		    "writes");
+		fw.stop = 1;
+	}
 	fw.settled = now_ms();
 	while (!fw.stop && !fw.eof) {
 		if (signals()) {

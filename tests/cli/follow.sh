@@ -146,6 +146,10 @@ for o in -c -l -L --sarif --in-place "--output-dir=$TMP/od"; do
 done
 run --follow --files-from /dev/null
 is_status 2 "--follow --files-from is refused"
+rec 1 >same.log
+run --follow --redact -o same.log same.log
+is_status 2 "--follow --redact -o the input itself"
+like "$ERR" '^kleakscan: same.log: -o is the input itself' "... is refused"
 mkdir adir
 run --follow adir </dev/null
 is_status 2 "--follow on a directory"
@@ -713,6 +717,29 @@ for i in range(4000):
 	    wait_for f.out "\"line_text\":\"[^\"]*$tag.stdin obj" 1
 	stop
 	is "$(grep -c '"type":"finding"' f.out)" 1 "... that record only"
+	# The real dmesg -w through a pipe: what the ring holds, then each
+	# record as it comes.
+	if command -v dmesg >/dev/null 2>&1; then
+		mkfifo dfifo
+		dmesg -w >dfifo 2>/dev/null &
+		DP=$!
+		PIDS="$PIDS $DP"
+		IN=dfifo
+		start --follow -
+		# dmesg -w prints the ring first: this record whenever written.
+		echo "<4>kleakscan-test: $tag.dmesg obj ffff888012345678" \
+		    >/dev/kmsg
+		ok "dmesg -w | kleakscan --follow -: a record written is out" \
+		    wait_for f.out "$tag.dmesg obj ffff888012345678" 1
+		kill "$DP"
+		reap
+		is "$STATUS" 1 "dmesg -w ended: the pipe's end ends the run, exit 1"
+		like "$(grep "$tag.dmesg obj" f.out)" \
+		    '^[0-9]+:[0-9]+: direct-map medium 0xffff888012345678  \[ *[0-9]+\.[0-9]+\] kleakscan-test' \
+		    "... a finding of the dmesg line"
+	else
+		skip "dmesg -w" "dmesg is not installed"
+	fi
 fi
 
 done_testing
