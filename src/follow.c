@@ -375,43 +375,52 @@ keep_tail(struct ffile *f, const uint8_t *p, size_t n)
 	f->ntail = keep + n;
 }
 
+/* Append p[0..n) to the line f holds. */
+static void
+part_add(struct ffile *f, const uint8_t *p, size_t n)
+{
+	buf_reserve(&f->part, f->part.len + n);
+	memcpy(f->part.p + f->part.len, p, n);
+	f->part.len += n;
+}
+
 /*
  * Bytes read from f: its whole lines go on, the rest waits for its end
- * (a line longer than FOLLOW_LINE_MAX goes on as it is).
+ * (a line longer than FOLLOW_LINE_MAX goes on as it is).  The line held
+ * is completed in its buffer, the others go on from p: the buffer holds
+ * one line at most.
  */
 static int
 give_read(struct ffile *f, const uint8_t *p, size_t n)
 {
-	const uint8_t	*nl;
+	const uint8_t	*nl, *first;
 	size_t		 k;
 
 	nl = n > 0 ? memrchr(p, '\n', n) : NULL;
 	if (nl == NULL) {
-		buf_reserve(&f->part, f->part.len + n);
-		memcpy(f->part.p + f->part.len, p, n);
-		f->part.len += n;
+		part_add(f, p, n);
 		if (f->part.len < FOLLOW_LINE_MAX)
 			return (0);
 		k = f->part.len;
 		f->part.len = 0;
 		return (give((const uint8_t *)f->part.p, k));
 	}
-	k = (size_t)(nl - p) + 1;
 	if (f->part.len > 0) {
-		buf_reserve(&f->part, f->part.len + k);
-		memcpy(f->part.p + f->part.len, p, k);
-		k = f->part.len + k;
+		first = memchr(p, '\n', n);
+		k = (size_t)(first - p) + 1;
+		part_add(f, p, k);
+		p += k;
+		n -= k;
+		k = f->part.len;
 		f->part.len = 0;
 		if (give_lines((const uint8_t *)f->part.p, k) != 0)
 			return (1);
-		k = (size_t)(nl - p) + 1;
-	} else if (give_lines(p, k) != 0)
-		return (1);
-	if (n > k) {
-		buf_reserve(&f->part, n - k);
-		memcpy(f->part.p, p + k, n - k);
-		f->part.len = n - k;
 	}
+	k = nl >= p ? (size_t)(nl - p) + 1 : 0;
+	if (k > 0 && give_lines(p, k) != 0)
+		return (1);
+	if (n > k)
+		part_add(f, p + k, n - k);
 	return (0);
 }
 
@@ -438,6 +447,7 @@ file_close(struct ffile *f)
 	if (f->fd == -1)
 		return;
 	give_part(f, 1);
+	buf_free(&f->part);
 	close(f->fd);
 	f->fd = -1;
 	f->off = 0;

@@ -180,7 +180,9 @@ wait "$GP"
 last=$(cat gen.out)
 # The followers catch up, then stop.
 i=0
-while ! tail -c 4096 kern.redacted.log | grep -q "rec=$last\$" && [ $i -lt 300 ]; do
+# (in the copy, or in its rotated copy when logrotate ran last)
+while ! tail -q -c 4096 kern.redacted.log kern.redacted.log.1 2>/dev/null |
+    grep -q "rec=$last\$" && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -195,7 +197,7 @@ done
 PIDS=
 echo "follow-rss: done $(date -u +%FT%TZ), $(uptime)"
 echo "records written: $((last + 1)) in $SECS s"
-echo "redacted copy has the last record: $(tail -c 4096 kern.redacted.log | grep -c "rec=$last\$") (after ${caught} ms)"
+echo "redacted copy has the last record: $(tail -q -c 4096 kern.redacted.log kern.redacted.log.1 2>/dev/null | grep -c "rec=$last\$") (after ${caught} ms)"
 echo "kernel addresses left in the redacted copies: $(cat kern.redacted.log* | grep -Ec 'ffff(888|c90)[0-9a-f]{10}|ffffffff[89c][0-9a-f]{7}' || true)"
 echo "exit statuses after SIGTERM (redact report json):$st"
 echo "report: $(grep -c '"new":true' report.jsonl) new-template events, $(grep -c '"rank"' report.jsonl) rows, $(grep -o '"template":"(other templates)","fingerprint":"[0-9a-f]*","class":"[a-z]*","severity":"[a-z]*","count":[0-9]*' report.jsonl | grep -o 'count":[0-9]*')"

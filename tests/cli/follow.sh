@@ -498,6 +498,40 @@ else
 	    "... made by logrotate root:adm, mode 0640"
 fi
 
+# memcheck: a file followed across three rotations (create: each old
+# file read to its end and closed, with the line it held), then SIGTERM:
+# no memcheck error and no definite leak (the held line's buffer of each
+# closed file was once lost at every rotation).
+if ! command -v valgrind >/dev/null 2>&1 ||
+    grep -q -a -e __asan_init -e __tsan_init "$KLEAKSCAN"; then
+	skip "--follow under memcheck" "no valgrind, or a sanitizer build"
+else
+	: >mc.log
+	KLEAKSCAN_NO_JIT=1 valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite --log-file="$TMP/vg.%p" \
+	    "$KLEAKSCAN" --follow --json mc.log >f.out 2>f.err </dev/null &
+	KP=$!
+	PIDS="$PIDS $KP"
+	ready
+	for i in 1 2 3; do
+		records_to mc.log $((i * 10)) $((i * 10 + 4))
+		printf '[     0.000000] a line without its end' >>mc.log
+		wait_for f.out "rec 0000$((i * 10 + 4))" 1 200
+		mv mc.log "mc.log.$i"
+		: >mc.log
+		sleep 0.5
+	done
+	records_to mc.log 40 44
+	wait_for f.out 'rec 000044' 1 200
+	kill -TERM "$KP"
+	wait "$KP"
+	is "$?" 0 "--follow under memcheck: SIGTERM, exit 0"
+	is "$(grep -c '"type":"finding"' f.out)" 20 \
+	    "--follow under memcheck: the 20 records of four files"
+	is "$(cat "$TMP"/vg.* 2>/dev/null | head -n 20)" "" \
+	    "--follow under memcheck: no error, no definite leak"
+fi
+
 # ----------------------------------------------- signals, write errors
 # SIGHUP reopens -o (logrotate moved it away): the records before go to
 # the moved file, the records after to a new one of the same name.
