@@ -185,8 +185,11 @@ follow_prepare(struct cli *cli)
 			fw.kind = F_REG;
 	} else {
 		fw.path = fw.name = cli->operands[0];
-		fw.kind = stat(fw.path, &st) == 0 && is_kmsg(&st) ? F_KMSG :
-		    F_FILE;
+		fw.kind = F_FILE;
+		if (stat(fw.path, &st) == 0 && is_kmsg(&st))
+			fw.kind = F_KMSG;
+		else if (stat(fw.path, &st) == 0 && S_ISFIFO(st.st_mode))
+			fw.kind = F_PIPE;	/* a named pipe: to its end */
 	}
 	if (fw.kind == F_KMSG && !cli->arch_set && uname(&un) == 0 &&
 	    (id = facts_machine_arch(un.machine, this_la57())) !=
@@ -964,9 +967,17 @@ source_open(void)
 			kmsg_skip(fd);
 		return (0);
 	case F_PIPE:
+		if (fw.path != NULL && (fw.cur.fd = open(fw.path, O_RDONLY |
+		    O_CLOEXEC)) == -1) {
+			source_error(strerror(errno));
+			return (-1);
+		}
+		if (fw.path == NULL)
+			fw.cur.fd = STDIN_FILENO;
+		return (0);
 	case F_REG:
 		fw.cur.fd = STDIN_FILENO;
-		if (fw.kind == F_REG && !fw.cli->from_start)
+		if (!fw.cli->from_start)
 			(void)lseek(STDIN_FILENO, 0, SEEK_END);
 		return (0);
 	case F_FILE:
@@ -1011,7 +1022,6 @@ follow_run(struct run *r)
 	int		more;
 
 	fw.run = r;
-	signals_open();
 	if (fw.cli->redact && fw.cli->output != NULL &&
 	    strcmp(fw.cli->output, "-") != 0) {
 		fw.outpath = fw.cli->output;
@@ -1027,6 +1037,8 @@ follow_run(struct run *r)
 		    "writes");
 		fw.stop = 1;
 	}
+	/* After the source is open: a named pipe waits for its writer. */
+	signals_open();
 	fw.settled = now_ms();
 	while (!fw.stop && !fw.eof) {
 		if (signals()) {

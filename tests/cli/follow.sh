@@ -179,6 +179,15 @@ is "$(cut -d' ' -f1-3 f.out | tr '\n' ' ')" \
 printf '[     1.000000] nothing\n' | "$KLEAKSCAN" --follow - >out 2>err
 is "$?:$(cat out)" "0:" "a pipe without leaks: exit 0"
 
+# A named pipe given by its name is read as standard input would be.
+start --follow fifo
+exec 3>fifo
+rec 8 >&3
+ok "a named pipe: its record is out" wait_for f.out 'rec 000008' 1
+exec 3>&-
+reap
+is "$STATUS:$(grep -c . f.out)" "1:1" "a named pipe: its end ends the run, exit 1"
+
 # --redact on a pipe: each record rewritten as it passes.
 IN=fifo; start --follow --redact -
 exec 3>fifo
