@@ -2,16 +2,18 @@
  * follow-report.c - --follow --report: the report printer (print-report.c)
  * behind a gate that bounds what the report keeps for months of records.
  *
- * The first FR_TEMPLATES templates get rows of their own; the findings of
- * later templates, and those of lines naming a host past the first
- * FR_HOSTS, are counted in one row, "(other templates)"; kernel releases
- * past the first FR_RELEASES are not named.  Each row holds two examples
- * and its bounded sets, so the report stays bounded whatever the log
- * says.  With --json a template's first finding is printed at once as a
- * "template" event with "new": true (its fingerprint, class, severity and
- * the example, masked unless --show-addresses), so that an alert can fire
- * on it; the ranked rows and the summary come at the end, as without
- * --follow.
+ * The first FR_TEMPLATES templates get rows of their own; the findings
+ * of later templates, and those of lines naming a host that their row
+ * does not name yet once FR_PAIRS (template, host) pairs are named, are
+ * counted in one row, "(other templates)"; kernel releases past the
+ * first FR_RELEASES are not named.  A row holds two examples, and its
+ * hosts and releases come from bounded sets, so the report stays bounded
+ * (a few MB at most) whatever the log says.  The journal's _HOSTNAME,
+ * which only journald writes, is not bounded.  With --json a template's
+ * first finding is printed at once as a "template" event with "new":
+ * true (its fingerprint, class, severity and the example, masked unless
+ * --show-addresses), so that an alert can fire on it; the ranked rows
+ * and the summary come at the end, as without --follow.
  */
 #include "config.h"
 
@@ -22,8 +24,8 @@
 #include "kleakscan.h"
 
 #define FR_TEMPLATES	1024	/* templates with a row of their own */
-#define FR_HOSTS	1024	/* hosts named in lines */
-#define FR_RELEASES	64	/* kernel releases named */
+#define FR_PAIRS	8192	/* (template, host) pairs: hosts in rows */
+#define FR_RELEASES	16	/* kernel releases named */
 #define FR_HOST_MAX	256	/* longer host names are not names */
 
 /* A set of 64-bit hashes, at most max of them (open addressing). */
@@ -37,7 +39,7 @@ static struct {
 	const struct cli	*cli;
 	const struct printer	*rp;		/* the report printer */
 	struct hset		 tpl;
-	struct hset		 hosts;
+	struct hset		 pairs;
 	struct hset		 releases;
 	struct kl_template	 otpl;		/* the row of the others */
 	struct kl_report	*others;
@@ -72,6 +74,21 @@ hset_add(struct hset *s, uint64_t h, size_t max)
 	s->v[i] = h;
 	s->n++;
 	return (0);
+}
+
+/* Take h out of s again (it was just added: nothing moved past it). */
+static void
+hset_del(struct hset *s, uint64_t h)
+{
+	size_t	i;
+
+	if (h == 0)
+		h = 1;
+	for (i = (size_t)h & (s->size - 1); s->v[i] != h;
+	    i = (i + 1) & (s->size - 1))
+		;
+	s->v[i] = 0;
+	s->n--;
 }
 
 /* The first finding of a template: a "template" event, "new": true. */
@@ -136,18 +153,23 @@ fr_finding(const struct input *in, const struct kl_finding *f,
 {
 	struct kl_template	t;
 	size_t			off = 0, len = 0;
-	int			in_row = 1, k;
+	int			k;
 
 	if (f->suppressed != KL_SUP_NONE)
 		return;
-	/* A host named in the line (as the report takes it). */
-	if (f->ltext != NULL && f->lmsg > 0 && !(f->flags & KL_F_HEAD_CUT) &&
-	    kl_template_host(f->ltext, f->lmsg, &off, &len) &&
-	    len < FR_HOST_MAX)
-		in_row = hset_add(&fr.hosts, fnv64(FNV_OFFSET, f->ltext + off,
-		    len), FR_HOSTS) >= 0;
 	kl_template_finding(f, verdict_source(f->rule), &t);
-	if (!in_row || (k = hset_add(&fr.tpl, t.hash, FR_TEMPLATES)) == -1) {
+	k = hset_add(&fr.tpl, t.hash, FR_TEMPLATES);
+	/* A host named in the line (as the report takes it) in its row. */
+	if (k != -1 && f->ltext != NULL && f->lmsg > 0 &&
+	    !(f->flags & KL_F_HEAD_CUT) &&
+	    kl_template_host(f->ltext, f->lmsg, &off, &len) &&
+	    len < FR_HOST_MAX && hset_add(&fr.pairs, fnv64(t.hash,
+	    f->ltext + off, len), FR_PAIRS) == -1) {
+		if (k == 0)	/* its row is not made after all */
+			hset_del(&fr.tpl, t.hash);
+		k = -1;
+	}
+	if (k == -1) {
 		other(in, f);
 		return;
 	}
@@ -203,7 +225,7 @@ fr_summary(const struct totals *t)
 	kl_report_free(fr.others);
 	fr.others = NULL;
 	free(fr.tpl.v);
-	free(fr.hosts.v);
+	free(fr.pairs.v);
 	free(fr.releases.v);
 }
 
@@ -220,7 +242,7 @@ follow_report_init(const struct cli *cli, const struct printer *rp)
 	fr.cli = cli;
 	fr.rp = rp;
 	hset_init(&fr.tpl, FR_TEMPLATES);
-	hset_init(&fr.hosts, FR_HOSTS);
+	hset_init(&fr.pairs, FR_PAIRS);
 	hset_init(&fr.releases, FR_RELEASES);
 	memset(&fr.otpl, 0, sizeof(fr.otpl));
 	memcpy(fr.otpl.text, others, sizeof(others));

@@ -630,6 +630,30 @@ is "$(grep -c '"new":true' f.out):$(grep -c '"rank"' f.out)" "1024:1025" \
 like "$(grep '"template":"(other templates)"' f.out | grep '"rank"')" \
     '"count":76,' "... the row of the other templates counts their 76 findings"
 
+# The report names 8192 (template, host) pairs: a template on 9000 hosts'
+# lines has a row of the 8192 first, the other 808 findings are in the
+# row of the others; and it names 16 kernel releases of 20 boots.
+python3 -c '
+for i in range(9000):
+    print("Dec  6 03:00:00 h%05d kernel: [    1.000000] mod: obj ffff888012345678" % i)
+for i in range(20):
+    print("[    0.000000] Linux version 6.1.0-%d-amd64 (gcc) #1 SMP" % i)
+    print("[    1.000000] rel: obj ffff888012345678")
+' >hosts.log
+start --follow --from-start --report --json hosts.log
+ready
+stop
+is "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "template" and "rank" in e:
+        print(e["template"], e["count"], e["hosts"], e["boots"],
+              len(e["releases"]))
+' f.out | sort | tr '\n' ';')" \
+    "(other templates) 808 1 1 0;mod: obj %x 8192 8192 1 0;rel: obj %x 20 1 20 16;" \
+    "the report's bounds: 8192 (template, host) pairs, 16 releases"
+
 # ------------------------------------------------------------ /dev/kmsg
 # As root: records written into /dev/kmsg come out of --follow as
 # findings, and as zeros under --redact, each within 100 ms (p99 over
