@@ -182,6 +182,23 @@ kl_journal_stats(const struct kl_journal *j)
 	return (&j->stats);
 }
 
+/*
+ * The stream offset below which every entry was delivered: the start of
+ * the entry being read (of its first field name), else the end of what
+ * was fed.  A rewriter may
+ * write out the bytes below it once their findings are in.
+ */
+uint64_t
+kl_journal_settled(const struct kl_journal *j)
+{
+	if (j->open)
+		return (j->eoff);
+	/* The first field name of the next export entry. */
+	if (j->kind == KL_UNIT_EXPORT && j->st == E_NAME)
+		return (j->koff);
+	return (j->base);
+}
+
 /* Free a parser. */
 void
 kl_journal_free(struct kl_journal *j)

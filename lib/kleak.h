@@ -576,6 +576,7 @@ int		 kl_scan_settle(struct kl_scan *);
 #define KL_SCAN_MARKS	6
 size_t		 kl_scan_marks(const struct kl_scan *,
 		     uint64_t[KL_SCAN_MARKS]);
+int		 kl_scan_drain(struct kl_scan *, struct kl_error *);
 
 /*
  * The chunked scan of one plain file (chunk.c): the lines of the file
@@ -724,6 +725,7 @@ int		 kl_journal_feed(struct kl_journal *, const void *, size_t,
 		     struct kl_error *);
 int		 kl_journal_end(struct kl_journal *, struct kl_error *);
 const struct kl_jstats *kl_journal_stats(const struct kl_journal *);
+uint64_t	 kl_journal_settled(const struct kl_journal *);
 void		 kl_journal_free(struct kl_journal *);
 int		 kl_journal_export(const struct kl_jentry *,
 		     int (*)(void *, const void *, size_t), void *);

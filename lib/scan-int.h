@@ -54,6 +54,5 @@ const struct kl_engine *kl_scan_engine(const struct kl_scan *);
 void	kl_scan_stop(struct kl_scan *);
 void	kl_scan_set_chunk(struct kl_scan *, const uint64_t *,
 	    void (*)(void *));
-int	kl_scan_drain(struct kl_scan *, struct kl_error *);
 
 #endif

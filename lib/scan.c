@@ -1390,7 +1390,10 @@ kl_scan_marks(const struct kl_scan *sc, uint64_t marks[KL_SCAN_MARKS])
  * scanner's state at the chunk's end (kl_scan_adopt()).
  */
 
-/* Scan the complete lines the window holds (a chunk ends at a newline). */
+/*
+ * Scan the complete lines the window holds now: a chunk ends at a
+ * newline; a follower (--follow) wants each line as soon as it is there.
+ */
 int
 kl_scan_drain(struct kl_scan *sc, struct kl_error *err)
 {

@@ -114,6 +114,9 @@ struct cli {
 	unsigned		 shard_k;	/* 0: not sharded */
 	unsigned		 shard_n;
 	int			 merge;		/* --merge */
+	/* --follow (follow.c). */
+	int			 follow;	/* --follow */
+	int			 from_start;	/* --from-start */
 	char			**argv;		/* as given, for the report */
 	int			 argc;
 };
@@ -312,6 +315,7 @@ struct run {
 	struct totals		 tot;
 	struct kl_mime_ops	 mops;		/* mail containers */
 	int			 defer;		/* hold the next begin event */
+	int			 signalled;	/* --follow: SIGTERM, SIGINT */
 };
 
 /* run.c */
@@ -320,6 +324,14 @@ _Noreturn void	 run_main(struct cli *);
 
 /* chunk.c */
 int		 chunk_input(struct run *, const char *, int, unsigned);
+
+/* follow.c */
+void		 follow_prepare(struct cli *);
+void		 follow_run(struct run *);
+
+/* follow-report.c */
+const struct printer *follow_report_init(const struct cli *,
+		     const struct printer *);
 
 /* sink.c */
 void		 sink_init(struct run *);
@@ -546,6 +558,7 @@ int		 facts_map_text(const char *, size_t, uint64_t *);
 void		 facts_map_load(struct live *, const char *, size_t,
 		     const char *);
 void		 facts_learn(struct live *);
+enum kl_arch_id	 facts_machine_arch(const char *, int);
 void		 facts_symbols(struct live *);
 void		 facts_arch(struct live *);
 /* live-print.c */

@@ -103,9 +103,9 @@ facts_map_text(const char *p, size_t n, uint64_t *v)
 	return (0);
 }
 
-/* The architecture profile of a uname machine name. */
-static enum kl_arch_id
-machine_arch(const char *m, int la57)
+/* The architecture profile of a uname machine name (la57: 5-level). */
+enum kl_arch_id
+facts_machine_arch(const char *m, int la57)
 {
 	static const struct {
 		const char	*m;
@@ -228,7 +228,7 @@ facts_learn(struct live *lv)
 				    sizeof(fx->release));
 		}
 	}
-	fx->arch = machine_arch(fx->machine, fx->la57);
+	fx->arch = facts_machine_arch(fx->machine, fx->la57);
 	buf_free(&b);
 }
 

@@ -65,6 +65,8 @@ enum {
 	OPT_SHARD,
 	OPT_MERGE,
 	OPT_FIX_DIR,
+	OPT_FOLLOW,
+	OPT_FROM_START,
 };
 
 /* The words some options take: parsing and completion share them. */
@@ -118,6 +120,12 @@ static const struct optdef optdefs[] = {
 	    "scan N inputs at once (one per CPU by default)" },
 	{ "binary-files", required_argument, OPT_BINARY_FILES, "TYPE",
 	    "binary files in walks and archives: skip (the default), text" },
+	{ NULL, 0, 0, NULL, "Following a log as it grows (/dev/kmsg, a file,"
+	    " -):" },
+	{ "follow", no_argument, OPT_FOLLOW, NULL,
+	    "print (or rewrite) each record as it arrives" },
+	{ "from-start", no_argument, OPT_FROM_START, NULL,
+	    "--follow: what is there first (else: from now)" },
 	{ NULL, 0, 0, NULL, "Archives and compressed inputs (SIZE: bytes, K, M,"
 	    " G, T; 0: no limit):" },
 	{ "max-depth", required_argument, OPT_MAX_DEPTH, "N",
@@ -520,6 +528,19 @@ options_finish(struct cli *cli)
 	 */
 	if (cli->report && cli->quiet)
 		cli->report = cli->sarif = 0;
+	if (cli->from_start && !cli->follow)
+		log_usage("--from-start needs --follow");
+	if (cli->follow && (cli->noperands > 1 || cli->files_from != NULL ||
+	    cli->live || cli->live_root != NULL || cli->merge ||
+	    cli->shard_n != 0))
+		log_usage("--follow takes one input (/dev/kmsg, a file, or - "
+		    "for standard input): not --files-from, --live, "
+		    "--live-root, --merge or --shard");
+	if (cli->follow && (cli->mode != MODE_LINES || cli->sarif ||
+	    cli->in_place || cli->output_dir != NULL))
+		log_usage("--follow prints as records arrive: it cannot be "
+		    "used with -c, -l, -L, --sarif, --in-place or "
+		    "--output-dir");
 
 	switch (cli->color) {
 	case WHEN_ALWAYS:
@@ -838,6 +859,12 @@ options_parse(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_FIX_DIR:
 			cli->fix_dir = optarg;
+			break;
+		case OPT_FOLLOW:
+			cli->follow = 1;
+			break;
+		case OPT_FROM_START:
+			cli->from_start = 1;
 			break;
 		case OPT_COMPLETION:
 			shell = shells[parse_word("completion", optarg,

@@ -518,7 +518,9 @@ rewrite_init(const struct cli *cli)
 	rw.hold = ro.max_hold;
 	if ((rw.r = kl_redact_new(&ro, rw_write, NULL, &err)) == NULL)
 		log_fatal("cannot set up the rewriter: %s", err.msg);
-	if (cli->output != NULL && strcmp(cli->output, "-") != 0) {
+	/* --follow appends to -o itself (follow.c). */
+	if (cli->output != NULL && strcmp(cli->output, "-") != 0 &&
+	    !cli->follow) {
 		if (open_temp(cli->output) == -1)
 			log_fatal("cannot create a file beside %s: %s",
 			    cli->output, strerror(errno));

@@ -90,6 +90,8 @@ static const struct printer null_printer = {
 static int
 exit_status(void)
 {
+	if (run.signalled)	/* --follow stopped by SIGTERM or SIGINT */
+		return (0);
 	if (run.leaked && run.cli != NULL && run.cli->quiet)
 		return (1);
 	if (log_errors() > 0)
@@ -604,7 +606,7 @@ jobs_count(const struct cli *cli)
 {
 	long	n;
 
-	if (cli->redact || cli->live || cli->live_root != NULL ||
+	if (cli->redact || cli->live || cli->live_root != NULL || cli->follow ||
 	    cli->squash_by_path || cli->squash_by_filename)
 		return (1);
 	if (cli->jobs != 0)
@@ -708,6 +710,9 @@ run_start(struct cli *cli)
 		rewrite_init(cli);
 	}
 	live_prepare(cli);	/* the live system's arch and map */
+	follow_prepare(cli);	/* --follow /dev/kmsg: this machine's arch */
+	if (cli->follow && cli->report)
+		run.pr = follow_report_init(cli, run.pr);
 	memset(&err, 0, sizeof(err));
 	if ((run.engine = kl_engine_new(&cli->kl, &err)) == NULL)
 		log_fatal("cannot set up the scanner: %s", lib_msg(&err));
@@ -783,7 +788,10 @@ run_main(struct cli *cli)
 		finish(options_list_arches(cli));
 
 	run_start(cli);
-	scan_all(cli);
+	if (cli->follow)
+		follow_run(&run);
+	else
+		scan_all(cli);
 	if (run.jobs) {
 		jobs_finish();
 		run.jobs = 0;

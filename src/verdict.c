@@ -920,8 +920,9 @@ verdict_should_wait(void)
 {
 	uint64_t	s;
 
+	/* --follow prints a record's findings at once. */
 	if (!active() || vs.map == NULL || vs.cli->mode != MODE_LINES ||
-	    vs.cli->quiet || vs.cli->redact)
+	    vs.cli->quiet || vs.cli->redact || vs.cli->follow)
 		return (0);
 	return (vs.waiting || !kl_kaslr_slide(&vs.k, &s));
 }

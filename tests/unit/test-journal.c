@@ -395,6 +395,68 @@ t_empty(void **state)
 	coll_free(&c);
 }
 
+/*
+ * kl_journal_settled(): fed one byte at a time, the settled offset is
+ * the start of the entry being read, and the end of what was fed between
+ * entries; it never goes back, and every entry below it was delivered.
+ */
+static void
+t_settled(void **state)
+{
+	static const char exp[] =
+	    "__CURSOR=a\nMESSAGE=one\n\n__CURSOR=b\nMESSAGE=two\n\n";
+	static const char json[] =
+	    "{\"MESSAGE\":\"one\"}\n{\"MESSAGE\":\"two\"}\n";
+	static const struct {
+		enum kl_unit_kind	 kind;
+		const char		*s;
+		size_t			 second;	/* its second entry */
+	} t[] = {
+		{ KL_UNIT_EXPORT, exp, 24 },
+		{ KL_UNIT_JSON, json, 18 },
+	};
+	struct kl_journal_ops ops;
+	struct kl_journal *j;
+	struct kl_error err;
+	struct coll c;
+	uint64_t s, last;
+	size_t i, k, n;
+
+	(void)state;
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		n = strlen(t[k].s);
+		assert_int_equal(t[k].s[t[k].second - 1], '\n');
+		memset(&c, 0, sizeof(c));
+		memset(&ops, 0, sizeof(ops));
+		ops.arg = &c;
+		ops.entry = on_entry;
+		j = kl_journal_new(t[k].kind, &ops, &err);
+		assert_non_null(j);
+		assert_int_equal(kl_journal_settled(j), 0);
+		last = 0;
+		for (i = 0; i < n; i++) {
+			assert_int_equal(kl_journal_feed(j, t[k].s + i, 1,
+			    &err), 0);
+			s = kl_journal_settled(j);
+			assert_true(s >= last);
+			last = s;
+			if (c.n == 0)		/* the first entry is read */
+				assert_int_equal(s, 0);
+			else if (i + 1 <= t[k].second)	/* between */
+				assert_int_equal(s, i + 1);
+			else if (c.n == 1)	/* the second is read */
+				assert_int_equal(s, t[k].second);
+			else
+				assert_int_equal(s, i + 1);
+		}
+		assert_int_equal(c.n, 2);
+		assert_int_equal(last, n);
+		assert_int_equal(kl_journal_end(j, &err), 0);
+		kl_journal_free(j);
+		coll_free(&c);
+	}
+}
+
 int
 main(void)
 {
@@ -409,6 +471,7 @@ main(void)
 		cmocka_unit_test(t_args),
 		cmocka_unit_test(t_native_bad),
 		cmocka_unit_test(t_empty),
+		cmocka_unit_test(t_settled),
 	};
 
 	return (cmocka_run_group_tests(tests, real_setup, real_teardown));

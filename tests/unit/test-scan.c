@@ -3,7 +3,8 @@
  * give the same findings, long lines are scanned in windows with every
  * token found exactly once, line/column/offset bookkeeping is exact,
  * the line sink sees the lines its first-byte set lets through, boot
- * events give the offsets of their segments' first and last bytes.
+ * events give the offsets of their segments' first and last bytes, a
+ * drain gives each complete line's findings at once (--follow).
  */
 #include "config.h"
 
@@ -487,6 +488,67 @@ t_boot_offsets(void **state)
 	kl_engine_free(e);
 }
 
+/*
+ * kl_scan_drain(): a line fed in pieces gives its finding at the first
+ * drain after its newline, never before, and nothing twice; the end of
+ * the unit adds nothing (what a follower sees as records arrive).
+ */
+static void
+t_drain(void **state)
+{
+	static const char *const lines[] = {
+		"[    1.000000] a ffff888012345678\n",
+		"[    2.000000] no token here\n",
+		"[    3.000000] b ffffffff81000000 c ffff888000001000\n",
+	};
+	static const size_t want[] = { 1, 1, 3 };
+	struct kl_options o;
+	struct kl_error err;
+	struct kl_engine *e;
+	struct kl_scan *sc;
+	struct kl_sink sink;
+	struct recs rs;
+	size_t i, k, n, step;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.arch = KL_ARCH_X86_64;
+	e = kl_engine_new(&o, &err);
+	assert_non_null(e);
+	for (step = 1; step <= 8; step++) {
+		memset(&rs, 0, sizeof(rs));
+		memset(&sink, 0, sizeof(sink));
+		sink.arg = &rs;
+		sink.finding = collect;
+		sc = kl_scan_new(e, &sink, &err);
+		assert_non_null(sc);
+		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+			n = strlen(lines[i]);
+			/* All but the newline: nothing new yet. */
+			for (k = 0; k < n - 1; k += step) {
+				assert_int_equal(kl_scan_feed(sc, lines[i] + k,
+				    n - 1 - k < step ? n - 1 - k : step, &err),
+				    0);
+				assert_int_equal(kl_scan_drain(sc, &err), 0);
+				assert_int_equal(rs.n, i == 0 ? 0 : want[i - 1]);
+			}
+			assert_int_equal(kl_scan_feed(sc, "\n", 1, &err), 0);
+			assert_int_equal(kl_scan_drain(sc, &err), 0);
+			assert_int_equal(rs.n, want[i]);
+			if (i != 1)	/* the second line has no token */
+				assert_int_equal(rs.r[rs.n - 1].line, i + 1);
+			assert_int_equal(kl_scan_settled(sc),
+			    (uint64_t)kl_scan_stats(sc)->bytes);
+		}
+		assert_int_equal(kl_scan_end(sc, &err), 0);
+		assert_int_equal(rs.n, 3);
+		assert_true(rs.r[2].value == UINT64_C(0xffff888000001000));
+		kl_scan_free(sc);
+		free(rs.r);
+	}
+	kl_engine_free(e);
+}
+
 int
 main(void)
 {
@@ -499,6 +561,7 @@ main(void)
 		cmocka_unit_test(t_stop),
 		cmocka_unit_test(t_line_first),
 		cmocka_unit_test(t_boot_offsets),
+		cmocka_unit_test(t_drain),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
