@@ -940,6 +940,8 @@ find_piece(const struct chain *ch, const char *fmt, size_t fmtlen,
 {
 	size_t s = 0, e, ps, pl;
 
+	if (ch->d == NULL)
+		return (-1);
 	while (s <= ch->n) {
 		for (e = s; e < ch->n && ch->d[e] != '\n' && ch->d[e] != '\0';
 		    e++)

@@ -170,6 +170,9 @@ test_refusals(void **state)
 	/* No argument: the conversions of a wrapper's va_list. */
 	refused("void f(void)\n{\n\tpr_info(\"p %px\\n\");\n}\n",
 	    3, "p %px", "f", 2, KL_FIX_NOARG);
+	/* An empty literal at the line: no piece, and no read of it. */
+	refused("void f(void *p)\n{\n\tpr_info(\"\", p);\n}\n",
+	    3, "p %px", "f", 2, KL_FIX_NOCALL);
 }
 
 /* The diff of a file and its fix. */
