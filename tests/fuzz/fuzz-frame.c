@@ -64,8 +64,12 @@ frame(const uint8_t *b, size_t n, enum kl_line_kind *prev,
 	check(f.has_ts == 0 || f.has_ts == 1);
 	check(f.has_ts || f.ts_us == 0);
 	check(f.boot == 0 || f.boot == 1);
+	/*
+	 * A plain line starts at 0, or after a paste's line number
+	 * ("51: ", "  7\t"): blanks, a BOM, 7 digits and a mark, at most.
+	 */
 	if (f.kind == KL_LINE_PLAIN)
-		check(f.msg == 0 && f.level == -1 && !f.has_ts);
+		check(f.msg <= 3 + 24 && f.level == -1 && !f.has_ts);
 	if (f.kind == KL_LINE_KMSG_CONT)
 		check(f.msg == 1);
 	if (format == KL_FORMAT_KMSG)

@@ -469,6 +469,13 @@ t_plain(void **state)
 		{ C(""), P, AUTO, P, 0, -1, NOTS, 0 },
 		{ C("\r"), P, AUTO, P, 0, -1, NOTS, 0 },
 		{ C("Linux versions"), P, AUTO, P, 0, -1, NOTS, 0 },
+		/* a paste's numbered line starts after its number, and
+		   stays plain after a syslog line (fuzz-frame found the
+		   harness wrong here: tests/fuzz/regress/frame-numbered) */
+		{ C("51: C500"), S, AUTO, P, 4, -1, NOTS, 0 },
+		{ C("51: C500\r"), S, AUTO, P, 4, -1, NOTS, 0 },
+		{ C("  7\tBUG: kernel NULL pointer dereference"), P, AUTO, P,
+		    4, -1, NOTS, 0 },
 	};
 
 	(void)state;
