@@ -656,10 +656,10 @@ for l in open(sys.argv[1]):
 
 # ------------------------------------------------------------ /dev/kmsg
 # As root: records written into /dev/kmsg come out of --follow as
-# findings, and as zeros under --redact, each within 100 ms (p99 over
-# the records; /dev/kmsg rate-limits writers to 10 records in 5 s
-# unless printk_devkmsg is "on", which is set for the test and put
-# back).
+# findings, and as zeros under --redact, their latency measured (held
+# to 100 ms at p99 with KLEAKSCAN_TEST_LATENCY=1).  /dev/kmsg rate-limits
+# writers to 10 records in 5 s unless printk_devkmsg is "on", which is
+# set for the test and put back.
 if [ "$(id -u)" != 0 ] || [ ! -w /dev/kmsg ] || [ ! -r /dev/kmsg ]; then
 	skip "--follow /dev/kmsg" "not root, or /dev/kmsg is not writable"
 else
@@ -722,7 +722,11 @@ EOF
 		fi
 		is "$1 $2" "ok $n" "/dev/kmsg, $m: all $n records written come out"
 		diag "/dev/kmsg $m: write to output, $n records: p50 $3 ms, p99 $4 ms, max $5 ms"
-		ok "/dev/kmsg, $m: p99 latency $4 ms <= 100 ms" \
+		# A speed goal, so a benchmark's (BENCHMARKS.md): asserted
+		# only when asked, never in a build that a sanitizer or a
+		# loaded machine slows down.
+		[ "${KLEAKSCAN_TEST_LATENCY:-0}" = 1 ] &&
+		    ok "/dev/kmsg, $m: p99 latency $4 ms <= 100 ms" \
 		    python3 -c "import sys; sys.exit(not float('$4') <= 100)"
 		is "$6" 0 "/dev/kmsg, $m: SIGTERM, exit 0"
 		if [ "$m" = findings ]; then
