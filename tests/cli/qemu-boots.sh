@@ -1,0 +1,233 @@
+#!/bin/sh
+# qemu-boots.sh - the project's own QEMU boots (tests/qemu/boots, made by
+# tests/qemu/make-boot.sh from Debian's kernels) against their TRUTH:
+# per boot, the architecture kleakscan names, the KASLR slide it finds
+# with the boot's System.map (TRUTH's offset where the console gives it
+# away, and never another), the console's leaks, --redact taking every
+# runtime kernel-text address off the console, and --live-root on the
+# captured system: its architecture, its kallsyms text base (TRUTH's
+# runtime _text or _stext) and its slide.  Needs no ../shared.
+
+. "$(dirname "$0")/tap.sh"
+
+BOOTS=$TOPSRC/tests/qemu/boots
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "QEMU boots" "python3 is needed to read the JSON output"
+	done_testing
+fi
+if ! command -v xz >/dev/null 2>&1; then
+	skip "QEMU boots" "xz is needed to unpack the boots"
+	done_testing
+fi
+
+# Checks kleakscan gets wrong on a boot (bugs to fix, not hidden):
+# "VARIANT:CHECK reason" lines; such a check is TAP TODO.
+KNOWN=$(cat <<'EOF'
+i386:slide "Kernel Offset: disabled" is taken as slide 0, but i386 prints it whatever the slide
+armhf:live-slide kallsyms has _stext only: it is taken against the default _text base (0xc0008000), the map unused: slide 0x3f8000
+arm64:live-slide kallsyms has _stext only: the slide is taken against the map's _text (0x10000 below)
+mips64el:live-slide kallsyms has _stext only: the slide is taken against the map's _text (0x400 below)
+s390x:live-text a 6.1 s390x kernel runs at 0x100000: kallsyms values below 2^32 are not taken as kernel symbols
+s390x:live-slide the same: no text base, no slide
+EOF
+)
+
+# todo_reason VARIANT CHECK: the reason of a known bug, or nothing.
+todo_reason() {
+	printf '%s\n' "$KNOWN" | sed -n "s/^$1:$2 //p"
+}
+
+# check VARIANT CHECK GOT WANT DESC: is, or a TAP TODO when known.
+check() {
+	r=$(todo_reason "$1" "$2")
+	if [ -z "$r" ]; then
+		is "$3" "$4" "$5"
+		return
+	fi
+	tap_n=$((tap_n + 1))
+	if [ "$3" = "$4" ]; then
+		printf 'ok %d - %s # TODO %s\n' "$tap_n" "$5" "$r"
+	else
+		printf 'not ok %d - %s # TODO %s\n' "$tap_n" "$5" "$r"
+		diag "got: $3"
+		diag "want: $4"
+	fi
+}
+
+# boots JSON FIELD: that field of every boot event, one a line.
+boots() {
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "boot":
+        print(e[sys.argv[2]])
+' "$1" "$2"
+}
+
+# live JSON FIELD: that field of the live event ("slide": the slide fact).
+live() {
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] != "live":
+        continue
+    if sys.argv[2] == "slide":
+        f = e["facts"].get("slide")
+        print(f["value"] if f else None)
+    else:
+        print(e[sys.argv[2]])
+' "$1" "$2"
+}
+
+# textaddrs FILE LOW HIGH BITS: the hex words of FILE (BITS/4 digits,
+# with or without 0x) in [LOW, HIGH), the runtime kernel text.
+textaddrs() {
+	python3 -c '
+import re, sys
+lo, hi, bits = int(sys.argv[2], 16), int(sys.argv[3], 16), int(sys.argv[4])
+pat = re.compile(r"(?<![0-9A-Za-z])(?:0x)?([0-9a-f]{%d})(?![0-9A-Za-z])" % (bits // 4))
+for w in pat.findall(open(sys.argv[1], errors="replace").read()):
+    if lo <= int(w, 16) < hi:
+        print(w)
+' "$@"
+}
+
+# regions JSON: the regions of the findings, sorted, unique, one line.
+regions() {
+	python3 -c '
+import json, sys
+r = set()
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding":
+        r.add(e["region"])
+print(",".join(sorted(r)) or "-")
+' "$1"
+}
+
+n=0
+for d in "$BOOTS"/*/; do
+	[ -f "$d/TRUTH.xz" ] || continue
+	n=$((n + 1))
+	v=$(basename "$d")
+	w=$TMP/$v
+	mkdir -p "$w/maps" "$w/root"
+	for f in "$d"/*.xz; do
+		g=$(basename "$f" .xz)
+		xz -dc "$f" >"$w/$g"
+	done
+	mv "$w"/System.map-* "$w/maps/"
+	tar -C "$w/root" -xf "$w/sysroot.tar"
+	t() { sed -n "s/^$1: //p" "$w/TRUTH"; }
+	rel=$(t release) off=$(t offset) rt=$(t runtime_text) sym=$(t text_symbol)
+	map=$w/maps/System.map-$rel
+	# The profile kleakscan should name (--list-arches).  A 5-level
+	# x86_64 boot prints no address that says so on its console: the
+	# console's profile is x86_64; --live-root reads cpuinfo's la57.
+	paging=
+	case $(t arch) in
+	x86_64)
+		profile=x86_64 paging=4-level
+		if grep -q '^flags.* la57' "$w/root/proc/cpuinfo"; then
+			paging=5-level
+		fi ;;
+	i386) profile=i386 ;;
+	arm64) profile=arm64 ;;
+	arm) profile=arm ;;
+	powerpc) profile=ppc64 ;;
+	s390) profile=s390x ;;
+	mips) profile=mips64 ;;
+	*) profile="unknown $(t arch)" ;;
+	esac
+	case $rt in
+	0x????????) bits=32 ;;
+	*) bits=64 ;;
+	esac
+	etext=0x$(awk '$3 == "_etext" { print $1; exit }' "$w/kallsyms")
+
+	# --- The console. ---------------------------------------------
+	"$KLEAKSCAN" --json --system-map-dir "$w/maps" "$w/console.log" >"$w/c.json"
+	is "$?" 1 "$v: the console leaks (exit status 1)"
+	check "$v" arch "$(boots "$w/c.json" arch | sort -u)" "$profile" \
+	    "$v: the architecture is $profile"
+	is "$(boots "$w/c.json" map | sed 's,.*/,,' | sort -u)" "System.map-$rel" \
+	    "$v: the map of the banner's release ($rel)"
+	slides=$(boots "$w/c.json" slide | sort -u)
+	bad=$(printf '%s\n' "$slides" | grep -vx -e None -e "$off")
+	check "$v" slide "$bad" "" \
+	    "$v: no slide but TRUTH's ($off) is claimed"
+	# Where the console gives the slide away: the kernel's own line,
+	# or raw addresses printed beside their symbols.  (i386 prints
+	# "Kernel Offset: disabled" whatever the slide: its kaslr_enabled()
+	# needs CONFIG_RANDOMIZE_MEMORY, which is x86_64's.)
+	tr -d '\r' <"$w/console.log" >"$w/console.lf"
+	how=
+	if grep -q 'Kernel Offset: 0x' "$w/console.lf"; then
+		how="the Kernel Offset line"
+	elif [ "$(t arch)" = x86_64 ] &&
+	    grep -q 'Kernel Offset: disabled' "$w/console.lf"; then
+		how="Kernel Offset: disabled"
+	elif grep -q 'KASLR disabled' "$w/console.lf"; then
+		how="KASLR disabled"
+	elif grep -Eq '\[<?[0-9a-f]{8,16}>?\] [A-Za-z_.][A-Za-z0-9_.]*\+0x' \
+	    "$w/console.lf"; then
+		how="frames"
+	fi
+	if [ -n "$how" ]; then
+		check "$v" slide-given "$slides" "$off" \
+		    "$v: every boot's slide is TRUTH's ($off), from $how"
+		run --verdict --system-map-dir "$w/maps" "$w/console.log"
+		if [ "$off" = 0x0 ]; then
+			want='^  slide: Kernel Offset: (disabled|0x0 from 0x[0-9a-f]+) \('
+		else
+			want="^  slide: Kernel Offset: $off from 0x[0-9a-f]+ \\("
+		fi
+		check "$v" verdict "$(printf '%s\n' "$OUT" | grep -Ec "$want")" \
+		    "$(printf '%s\n' "$OUT" | grep -c '^boot ')" \
+		    "$v: --verdict says the slide, $off, for each boot"
+	fi
+
+	# --- --redact: no runtime text address is left. ---------------
+	had=$(textaddrs "$w/console.lf" "$rt" "$etext" "$bits" | sort -u)
+	"$KLEAKSCAN" --redact "$w/console.log" >"$w/red.log"
+	st=$?
+	ok "$v: --redact: no error (exit status $st)" [ "$st" -ne 2 ]
+	if [ -n "$had" ]; then
+		left=$(textaddrs "$w/red.log" "$rt" "$etext" "$bits" | sort -u)
+		check "$v" redact "$left" "" \
+		    "$v: --redact leaves none of the console's $(printf '%s\n' "$had" | wc -l | tr -d ' ') runtime text addresses"
+	fi
+	is "$(wc -l <"$w/red.log")" "$(wc -l <"$w/console.log")" \
+	    "$v: --redact keeps every line"
+	# What is left is layout (the Kernel Offset value, nokaslr), which
+	# the default --restrict=2 keeps as the kernel prints it.
+	"$KLEAKSCAN" --json --system-map-dir "$w/maps" "$w/red.log" >"$w/r.json"
+	check "$v" rescan "$(regions "$w/r.json" | tr ',' '\n' | grep -vx -e layout -e -)" "" \
+	    "$v: the redacted console has no finding but layout ones"
+
+	# --- --live-root on the captured system. ----------------------
+	"$KLEAKSCAN" --live-root "$w/root" --json >"$w/l.json" 2>/dev/null
+	check "$v" live-arch "$(live "$w/l.json" arch)" "$profile" \
+	    "$v: --live-root names the architecture $profile"
+	if [ -n "$paging" ]; then
+		is "$(live "$w/l.json" paging)" "$paging" \
+		    "$v: --live-root: $paging paging (cpuinfo's la57 flag)"
+	fi
+	check "$v" live-text "$(live "$w/l.json" text_base)" "$rt" \
+	    "$v: --live-root: the text base is the runtime $sym ($rt)"
+	"$KLEAKSCAN" --live-root "$w/root" --system-map "$map" --json >"$w/lm.json" 2>/dev/null
+	check "$v" live-slide "$(live "$w/lm.json" slide)" "$off" \
+	    "$v: --live-root with the map: the slide is TRUTH's ($off)"
+	"$KLEAKSCAN" --live-root "$w/sysroot.tar" --json >"$w/lt.json" 2>/dev/null
+	is "$(live "$w/lt.json" arch) $(live "$w/lt.json" text_base)" \
+	    "$(live "$w/l.json" arch) $(live "$w/l.json" text_base)" \
+	    "$v: --live-root of the tarball: the same system"
+done
+if [ "$n" -eq 0 ]; then
+	skip "QEMU boots" "no boots in $BOOTS"
+fi
+
+done_testing
