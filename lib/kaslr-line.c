@@ -302,7 +302,22 @@ kaslr_off(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 
 	switch (kl_kaslr_state(m, n, &at, &len)) {
 	case KL_KSTATE_OFF:
-		k->off = 1;
+		/*
+		 * x86's dump_kernel_offset() prints "Kernel Offset:
+		 * disabled" unless kaslr_enabled(), which also needs
+		 * CONFIG_RANDOMIZE_MEMORY (arch/x86/include/asm/setup.h):
+		 * x86_64 only, so an i386 kernel prints it whatever its
+		 * slide, and it says nothing there.
+		 */
+		if (kl_startswith(m, n, KL_LIT("Kernel Offset: disabled"))) {
+			if (k->arch == KL_ARCH_I386)
+				return (0);
+			if (k->arch == KL_ARCH_AUTO && k->off_x86 < 4)
+				k->off_x86_line[k->off_x86++] = line;
+			else if (k->arch == KL_ARCH_AUTO)
+				return (0);
+		}
+		k->off++;
 		kl_kaslr_keep(k, line, KL_EV_KASLR_OFF, KL_REGION_TEXT, 0);
 		(void)kl_kaslr_vote(k, 0);
 		return (2);

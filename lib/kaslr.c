@@ -214,6 +214,38 @@ kl_kaslr_init(struct kl_kaslr *k, enum kl_arch_id arch,
 	kl_kaslr_set_map(k, map);
 }
 
+static void	unvote(struct kl_kaslr *, uint64_t);
+
+/*
+ * An i386 segment takes back what "Kernel Offset: disabled" read before
+ * its arch was known said (kaslr_off() in kaslr-line.c): its vote for
+ * slide 0, its evidence, and KASLR off unless another line said so.
+ */
+static void
+i386_offset_line(struct kl_kaslr *k)
+{
+	size_t i, j;
+	unsigned n;
+
+	for (n = 0; n < k->off_x86; n++)
+		unvote(k, 0);
+	k->off -= (int)k->off_x86;
+	k->nev_total -= k->off_x86;
+	for (i = 0; i < k->nev;) {
+		for (n = 0; n < k->off_x86; n++)
+			if (k->ev[i].kind == KL_EV_KASLR_OFF &&
+			    k->ev[i].line == k->off_x86_line[n])
+				break;
+		if (n == k->off_x86) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < k->nev; j++)
+			k->ev[j] = k->ev[j + 1];
+		k->nev--;
+	}
+}
+
 /*
  * The architecture became known (after init, with --arch auto).  A text
  * base the kernel printed before (a layout banner read while the arch
@@ -229,6 +261,9 @@ kl_kaslr_set_arch(struct kl_kaslr *k, enum kl_arch_id arch)
 	late = k->arch == KL_ARCH_AUTO && arch != KL_ARCH_AUTO &&
 	    (k->has_exact & (1u << KL_REGION_TEXT)) &&
 	    (k->map == NULL || kl_sym_text(k->map) == 0);
+	if (k->arch == KL_ARCH_AUTO && arch == KL_ARCH_I386)
+		i386_offset_line(k);
+	k->off_x86 = 0;
 	k->arch = arch;
 	if (late && (a = kl_arch_get(arch)) != NULL && a->text_base != 0 &&
 	    v >= a->text_base)
@@ -610,7 +645,7 @@ kl_kaslr_verdict(const struct kl_kaslr *k, struct kl_boot_verdict *v)
 
 	memset(v, 0, sizeof(*v));
 	v->arch = k->arch;
-	v->kaslr_off = k->off;
+	v->kaslr_off = k->off != 0;
 	v->kaslr_failed = k->failed;
 	v->has_phys_offset = k->has_phys_offset;
 	v->phys_offset = k->phys_offset;

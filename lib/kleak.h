@@ -933,6 +933,10 @@ struct kl_kaslr {
 	uint64_t		 exact[KL_REGION_COUNT]; /* base printed */
 	unsigned		 has_exact;	/* 1 << region */
 	int			 failed;	/* randomisation failed */
+	unsigned		 off_x86;	/* x86's "Kernel Offset:
+						   disabled" lines read while
+						   the arch was open */
+	uint64_t		 off_x86_line[4]; /* the first of them */
 	size_t			 nev;
 	uint64_t		 nev_total;
 	struct kl_evidence	 ev[KL_EVIDENCE_MAX];

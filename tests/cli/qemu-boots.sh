@@ -24,7 +24,6 @@ fi
 # Checks kleakscan gets wrong on a boot (bugs to fix, not hidden):
 # "VARIANT:CHECK reason" lines; such a check is TAP TODO.
 KNOWN=$(cat <<'EOF'
-i386:slide "Kernel Offset: disabled" is taken as slide 0, but i386 prints it whatever the slide
 armhf:live-slide kallsyms has _stext only: it is taken against the default _text base (0xc0008000), the map unused: slide 0x3f8000
 arm64:live-slide kallsyms has _stext only: the slide is taken against the map's _text (0x10000 below)
 mips64el:live-slide kallsyms has _stext only: the slide is taken against the map's _text (0x400 below)
