@@ -1393,6 +1393,8 @@ struct kl_symrange {
 	uint64_t	 text;		/* _text, when have_text */
 	int		 have_text;
 	int		 stext;		/* text is _stext: no _text line */
+	uint64_t	 stext_addr;	/* _stext, when have_stext */
+	int		 have_stext;
 	size_t		 n;		/* kernel symbols seen */
 };
 size_t		 kl_live_mask(char *, size_t);

@@ -98,7 +98,10 @@ kl_live_mask(char *p, size_t n)
  * (per-CPU offsets and zeros are not addresses).  bits 0: each line's
  * width says (8 or 16 digits), and a kernel symbol is one with its top
  * half set (64-bit; s390x's 000003ff... too) or at or above 0x10000000
- * (32-bit).  Returns the number of such symbols.
+ * (32-bit).  A 64-bit text symbol (type T or t) at or above 64 KiB is
+ * one too: s390x kernels before 6.5 run at 0x100000, where per-CPU
+ * offsets (type A, D, B) never are text.  Returns the number of such
+ * symbols.
  */
 size_t
 kl_live_symrange(const char *p, size_t n, unsigned bits,
@@ -126,8 +129,11 @@ kl_live_symrange(const char *p, size_t n, unsigned bits,
 		else
 			top = bits == 32 ? UINT64_C(0x80000000) :
 			    UINT64_C(1) << 63;
-		if (v < top || ((bits == 32 || k == 8) &&
-		    v > UINT64_C(0xffffffff)))
+		if ((bits == 32 || k == 8) && v > UINT64_C(0xffffffff))
+			continue;
+		if (v < top && (bits == 32 || k == 8 ||
+		    v < UINT64_C(0x10000) || p + k + 2 >= e ||
+		    (p[k + 1] != 'T' && p[k + 1] != 't') || p[k + 2] != ' '))
 			continue;
 		if (r->n == 0 || v < r->lo)
 			r->lo = v;
@@ -146,6 +152,8 @@ kl_live_symrange(const char *p, size_t n, unsigned bits,
 			have_stext = 1;
 		}
 	}
+	r->stext_addr = stext;
+	r->have_stext = have_stext;
 	if (!r->have_text && have_stext) {
 		r->text = stext;
 		r->have_text = 1;

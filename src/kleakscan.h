@@ -506,6 +506,7 @@ int		 live_squash(const struct input *, const struct kl_finding *,
 		     const char *);
 
 /* live-*.c: the state of a live run is in live.h. */
+struct facts;
 struct live;
 struct reader;
 struct rhead;
@@ -554,7 +555,8 @@ int		 captured_kernel_files(const char *, int,
 		     void *);
 /* live-facts.c */
 const char	*facts_in_root(struct live *, const char *, char *, size_t);
-int		 facts_map_text(const char *, size_t, uint64_t *);
+int		 facts_map_text(const char *, size_t, struct facts *);
+int		 facts_slide_base(const struct facts *, uint64_t *);
 void		 facts_map_load(struct live *, const char *, size_t,
 		     const char *);
 void		 facts_learn(struct live *);

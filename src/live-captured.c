@@ -383,8 +383,7 @@ captured_facts(struct live *lv)
 		if (strncmp(rel, "boot/System.map-", 16) == 0 &&
 		    !lv->fx.have_map_text) {
 			if (arc_data(lv, a, &b) == 0 &&
-			    facts_map_text(b.p, b.len, &lv->fx.map_text) == 0) {
-				lv->fx.have_map_text = 1;
+			    facts_map_text(b.p, b.len, &lv->fx) == 0) {
 				snprintf(lv->fx.map, sizeof(lv->fx.map),
 				    "%s{%s}", lv->root,
 				    archive_entry_pathname(e));

@@ -90,16 +90,49 @@ facts_map_load(struct live *lv, const char *p, size_t n, const char *name)
 	}
 }
 
-/* _text of a System.map file (raw or in b), into *v; 0 when found. */
+/*
+ * _text (else _stext) and _stext of a System.map file (raw or in b),
+ * into fx; 0 when found.  Each line's width gives the map's bits: a
+ * 32-bit map is read on a 64-bit host too.
+ */
 int
-facts_map_text(const char *p, size_t n, uint64_t *v)
+facts_map_text(const char *p, size_t n, struct facts *fx)
 {
 	struct kl_symrange	r;
 
-	if (kl_live_symrange(p, n, 8 * sizeof(void *), &r) == 0 ||
-	    !r.have_text)
+	if (kl_live_symrange(p, n, 0, &r) == 0 || !r.have_text)
 		return (-1);
-	*v = r.text;
+	fx->map_text = r.text;
+	fx->have_map_text = 1;
+	fx->map_stext = r.stext_addr;
+	fx->have_map_stext = r.have_stext;
+	return (0);
+}
+
+/*
+ * The link-time address kallsyms' anchor is measured against for the
+ * slide: the map's symbol of the same name (_stext where kallsyms has
+ * no _text: arm64, arm and mips kallsyms put _stext 0x400 to 0x10000
+ * past _text), else, for _text, the profile's default base.  0 when
+ * there is none.
+ */
+int
+facts_slide_base(const struct facts *fx, uint64_t *base)
+{
+	const struct kl_arch	*ka;
+
+	if (!fx->have_text)
+		return (-1);
+	if (fx->have_map_text) {
+		if (fx->text_stext && !fx->have_map_stext)
+			return (-1);
+		*base = fx->text_stext ? fx->map_stext : fx->map_text;
+		return (0);
+	}
+	if (fx->text_stext || (ka = kl_arch_get(fx->arch)) == NULL ||
+	    ka->text_base == 0)
+		return (-1);
+	*base = ka->text_base;
 	return (0);
 }
 
@@ -280,9 +313,7 @@ facts_symbols(struct live *lv)
 
 		memset(&h, 0, sizeof(h));
 		rd_file(lv, fx->map, &b, &h);
-		if (b.len > 0 &&
-		    facts_map_text(b.p, b.len, &fx->map_text) == 0) {
-			fx->have_map_text = 1;
+		if (b.len > 0 && facts_map_text(b.p, b.len, fx) == 0) {
 			facts_map_load(lv, b.p, b.len, fx->map);
 		} else
 			fx->map[0] = '\0';

@@ -62,7 +62,6 @@ void
 live_print_verdict(struct live *lv)
 {
 	const struct facts	*fx = &lv->fx;
-	const struct kl_arch	*ka;
 	char			 v[128], w[384];
 	uint64_t		 base;
 	int			 first = 1;
@@ -158,12 +157,10 @@ live_print_verdict(struct live *lv)
 		    "/dev/kmsg could not be opened: the ring read by "
 		    "klogctl(2)" : "the ring read from its start");
 	/* The slide, when kallsyms gives _text and a base is known. */
-	ka = kl_arch_get(fx->arch);
-	base = fx->have_map_text ? fx->map_text : ka != NULL ? ka->text_base :
-	    0;
-	if (fx->have_text && base != 0) {
+	if (facts_slide_base(fx, &base) == 0 && fx->text >= base) {
 		snprintf(v, sizeof(v), "0x%" PRIx64, fx->text - base);
-		snprintf(w, sizeof(w), "from kallsyms _text and %s; %s%s",
+		snprintf(w, sizeof(w), "from kallsyms %s and %s; %s%s",
+		    fx->text_stext ? "_stext" : "_text",
 		    fx->have_map_text ? "the map" : "the default base",
 		    !fx->kallsyms_known ? "who can read kallsyms: unknown" :
 		    fx->kallsyms_everyone ? "every user reads it" :
@@ -177,7 +174,11 @@ live_print_verdict(struct live *lv)
 			verdict_row(lv, &first, "map", fx->map,
 			    "System.map used for the slide");
 	} else
-		verdict_row(lv, &first, "slide", "unknown", fx->have_syms ?
+		verdict_row(lv, &first, "slide", "unknown", fx->have_text &&
+		    fx->text_stext ? "kallsyms has _stext only, and no map "
+		    "gives its link-time address" : fx->have_text ?
+		    "no map, and no default base for this architecture" :
+		    fx->have_syms ?
 		    "kallsyms has no _text" : lv->root != NULL ? "the capture "
 		    "holds no kallsyms with addresses" : "kallsyms shows no "
 		    "addresses to this reader");

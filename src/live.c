@@ -110,14 +110,15 @@ live_symbol(const struct kl_finding *f)
 {
 	const struct facts	*fx = &lv.fx;
 	struct kl_sym_hit	 h;
-	uint64_t		 slide;
+	uint64_t		 slide, base;
 	int			 n;
 
 	if (!lv.active || !lv.sysunit || fx->symtab == NULL ||
-	    !fx->have_text || !fx->have_map_text || fx->text < fx->map_text ||
-	    f->suppressed != KL_SUP_NONE || f->region != KL_REGION_TEXT)
+	    !fx->have_map_text || facts_slide_base(fx, &base) != 0 ||
+	    fx->text < base || f->suppressed != KL_SUP_NONE ||
+	    f->region != KL_REGION_TEXT)
 		return (NULL);
-	slide = fx->text - fx->map_text;
+	slide = fx->text - base;
 	if (f->value < slide || !kl_sym_lookup(fx->symtab, f->value - slide,
 	    &h) || h.module != NULL)
 		return (NULL);

@@ -94,6 +94,8 @@ struct facts {
 	int		 machine_derived;	/* machine from the arch */
 	uint64_t	 map_text;		/* _text in the map */
 	int		 have_map_text;
+	uint64_t	 map_stext;		/* _stext in the map */
+	int		 have_map_stext;
 	char		 map[PATH_MAX];
 	struct kl_symtab *symtab;		/* the map, loaded */
 	int		 kallsyms_everyone;	/* unprivileged sees values */

@@ -129,6 +129,13 @@ t_symrange(void **state)
 	    "0000000000039000 A __per_cpu_end\n"
 	    "000003fffe900000 T _stext\n"
 	    "000003fffe900000 T _text\n";
+	static const char	 s390_61[] =
+	    "0000000000000000 A __per_cpu_start\n"
+	    "0000000000039000 D __per_cpu_end\n"
+	    "0000000000100000 T _stext\n"
+	    "0000000000100000 T _text\n"
+	    "000000000000f000 t too_low\n"
+	    "000000000010e3d8 t reipl_ccw_vmparm_store\n";
 	struct kl_symrange	 r;
 
 	(void)state;
@@ -146,8 +153,22 @@ t_symrange(void **state)
 	assert_int_equal(kl_live_symrange(s390, sizeof(s390) - 1, 0, &r), 2);
 	assert_true(r.have_text && !r.stext);
 	assert_true(r.text == UINT64_C(0x000003fffe900000));
-	/* ...forced to 64 bits, as before: no s390x value has the top bit. */
-	assert_int_equal(kl_live_symrange(s390, sizeof(s390) - 1, 64, &r), 0);
+	/*
+	 * ...forced to 64 bits: no s390x value has the top bit, but its
+	 * text symbols are text by their type; the per-CPU offset is not.
+	 */
+	assert_int_equal(kl_live_symrange(s390, sizeof(s390) - 1, 64, &r), 2);
+	assert_true(r.lo == UINT64_C(0x000003fffe900000));
+	/* A 6.1 s390x kernel at 0x100000 (tests/qemu/boots/s390x). */
+	assert_int_equal(kl_live_symrange(s390_61, sizeof(s390_61) - 1, 0,
+	    &r), 3);
+	assert_true(r.have_text && !r.stext && r.have_stext);
+	assert_true(r.text == UINT64_C(0x100000));
+	assert_true(r.lo == UINT64_C(0x100000));
+	assert_true(r.hi == UINT64_C(0x10e3d8));
+	/* _stext alone is told apart from _text: arm64, arm, mips. */
+	assert_int_equal(kl_live_symrange(a32, sizeof(a32) - 1, 0, &r), 2);
+	assert_true(r.have_stext && r.stext_addr == UINT64_C(0x80008000));
 }
 
 int
