@@ -188,7 +188,21 @@ for d in "$BOOTS"/*/; do
 	had=$(textaddrs "$w/console.lf" "$rt" "$etext" "$bits" | sort -u)
 	"$KLEAKSCAN" --redact "$w/console.log" >"$w/red.log"
 	st=$?
-	ok "$v: --redact: no error (exit status $st)" [ "$st" -ne 2 ]
+	# The scan's status, but for the KASLR state lines, which --redact
+	# makes no finding of: no number to rewrite (man page, EXIT STATUS;
+	# the nokaslr console's only findings are such lines).
+	want=$(python3 -c '
+import json, sys
+states = {"kernel-offset-disabled", "nokaslr-cmdline", "kaslr-disabled",
+          "kaslr-failed"}
+n = 0
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "finding" and e["suppressed"] is None and \
+       e["region"] != "physical" and e["rule"] not in states:
+        n += 1
+print(1 if n else 0)' "$w/c.json")
+	is "$st" "$want" "$v: --redact: exit status $want, as the scan's but for KASLR state lines"
 	if [ -n "$had" ]; then
 		left=$(textaddrs "$w/red.log" "$rt" "$etext" "$bits" | sort -u)
 		check "$v" redact "$left" "" \
