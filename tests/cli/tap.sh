@@ -118,7 +118,7 @@ skip() {
 }
 
 # real NAME: the path of a real log of $REAL_CORPUS, by the name the tests
-# give it: the whole corpus file, or the line range cut to $TMP/real/NAME
+# give it: the whole corpus file, or the line range cut to $TMP/real-cut/NAME
 # (the corpus path and range are below).  Fails when the corpus is absent.
 real() {
 	real_r=
@@ -176,10 +176,10 @@ real() {
 		printf '%s\n' "$REAL_CORPUS/$real_f"
 		return 0
 	fi
-	mkdir -p "$TMP/real" || return 1
-	[ -f "$TMP/real/$1" ] ||
-	    sed -n "${real_r}p" "$REAL_CORPUS/$real_f" >"$TMP/real/$1" || return 1
-	printf '%s\n' "$TMP/real/$1"
+	mkdir -p "$TMP/real-cut" || return 1
+	[ -f "$TMP/real-cut/$1" ] ||
+	    sed -n "${real_r}p" "$REAL_CORPUS/$real_f" >"$TMP/real-cut/$1" || return 1
+	printf '%s\n' "$TMP/real-cut/$1"
 }
 
 # REAL_LOGS: the names real() knows, for loops over every real log.
