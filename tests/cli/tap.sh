@@ -222,6 +222,32 @@ fixtures() {
 	real_copy "$1" || :
 }
 
+# own_corpus DIR: the project's own logs in the layout of ../shared/corpus
+# (DIR/corpus: boot, loghub, mail, qemu/BOOT/console.log, syzkaller), for
+# the tests that walk the corpus to run without it; prints DIR/corpus.
+own_corpus() {
+	oc=$1/corpus
+	mkdir -p "$oc/boot" "$oc/loghub" "$oc/mail" "$oc/syzkaller" || return 1
+	for oc_f in "$TESTDATA"/*.console; do
+		oc_b=${oc_f##*/}
+		mkdir -p "$oc/qemu/${oc_b%.console}" &&
+		    cp "$oc_f" "$oc/qemu/${oc_b%.console}/console.log" ||
+		    return 1
+	done
+	# An input over 64 KiB (one a worker writes to a temporary file).
+	mkdir -p "$oc/qemu/three-boots" &&
+	    cat "$TESTDATA"/*.console "$TESTDATA"/*.console \
+	    "$TESTDATA"/*.console >"$oc/qemu/three-boots/console.log" &&
+	    xz -c "$TESTDATA"/x86_64-debian-6.1.0-57-System.map.slice \
+	    >"$oc/qemu/System.map-6.1.0-57-amd64.xz" || return 1
+	cp "$WRITTEN"/*.dmesg "$oc/boot/" &&
+	    cp "$WRITTEN"/*.eml "$oc/mail/" &&
+	    cp "$WRITTEN"/i386-syslog.log "$oc/loghub/" &&
+	    cp "$WRITTEN"/*.report "$WRITTEN"/arm64-oops.log \
+	    "$WRITTEN"/ppc64-oops.log "$oc/syzkaller/" || return 1
+	printf '%s\n' "$oc"
+}
+
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
 # newlines dropped), STATUS its exit status; $TMP/out and $TMP/err keep
 # the exact bytes.  Standard input is the caller's.
