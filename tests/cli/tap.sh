@@ -209,10 +209,12 @@ real_copy() {
 # WRITTEN: the logs written for the tests (tests/data/written).
 WRITTEN=$TESTDATA/written
 
-# fixtures DIR: fill DIR with the logs of the tests, one directory deep:
+# fixtures DIR: fill DIR with the logs of the tests, one directory deep
+# (a subshell: globbing on whatever the caller's set -f):
 # the files of tests/data (ATTRIBUTION left out) and of tests/data/written,
 # and the real logs of the corpus when it is there.
-fixtures() {
+fixtures() (
+	set +f
 	mkdir -p "$1" || return 1
 	for fx_f in "$TESTDATA"/* "$WRITTEN"/*; do
 		[ -f "$fx_f" ] || continue
@@ -220,12 +222,13 @@ fixtures() {
 		cp "$fx_f" "$1/" || return 1
 	done
 	real_copy "$1" || :
-}
+)
 
 # own_corpus DIR: the project's own logs in the layout of ../shared/corpus
 # (DIR/corpus: boot, loghub, mail, qemu/BOOT/console.log, syzkaller), for
 # the tests that walk the corpus to run without it; prints DIR/corpus.
-own_corpus() {
+own_corpus() (
+	set +f
 	oc=$1/corpus
 	mkdir -p "$oc/boot" "$oc/loghub" "$oc/mail" "$oc/syzkaller" || return 1
 	for oc_f in "$TESTDATA"/*.console; do
@@ -246,7 +249,7 @@ own_corpus() {
 	    cp "$WRITTEN"/*.report "$WRITTEN"/arm64-oops.log \
 	    "$WRITTEN"/ppc64-oops.log "$oc/syzkaller/" || return 1
 	printf '%s\n' "$oc"
-}
+)
 
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
 # newlines dropped), STATUS its exit status; $TMP/out and $TMP/err keep
