@@ -613,13 +613,20 @@ run -q all.tar.gz
 is "$STATUS:$OUT:$ERR" "1::" "-q on a tar.gz: exit status 1 at the first leak"
 
 # --- The whole shared corpus, packed. -----------------------------------
+# (Without it, the logs of tests/data laid out the same way: fewer
+# findings, MIN the least.)
 CORPUS=$TOPSRC/../shared/corpus
+MIN=1000
+if [ ! -d "$CORPUS" ]; then
+	CORPUS=$(own_corpus "$TMP/own")
+	MIN=100
+fi
 if [ -d "$CORPUS" ] && command -v zstd >/dev/null 2>&1 &&
     command -v zip >/dev/null 2>&1; then
 	"$KLEAKSCAN" --json "$CORPUS" >corpus.json 2>corpus.err
 	j tuples corpus.json "$CORPUS/" -1 >corpus.want
 	nt=$(wc -l <corpus.want | tr -d ' ')
-	ok "the plain corpus scan has findings ($nt)" test "$nt" -gt 1000
+	ok "the plain corpus scan has findings ($nt)" test "$nt" -gt "$MIN"
 	(cd "$CORPUS/.." && tar -cf - corpus) | gzip -c >corpus.tar.gz
 	(cd "$CORPUS/.." && tar -cf - corpus) | zstd -q -c >corpus.tar.zst
 	(cd "$CORPUS/.." && zip -q -r -X "$TMP/corpus.zip" corpus)

@@ -16,10 +16,13 @@ CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
 # The logs of the corpus (its captured/ sysroots are systems, read with
 # --live-root by live.sh: device-tree and notes files are binary).
 LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
-# Without the corpus: the logs of tests/data (tap.sh fixtures).
+# BOOTS: its QEMU boots.  Without the corpus: the logs of tests/data
+# (tap.sh fixtures), both.
+BOOTS=$CORPUS/qemu
 if ! [ -d "$CORPUS/qemu" ]; then
 	fixtures "$TMP/fx"
 	LOGS=$TMP/fx
+	BOOTS=$TMP/fx
 fi
 MNT=
 trap 'if [ -n "$MNT" ]; then umount "$MNT" 2>/dev/null; fi;
@@ -170,8 +173,12 @@ else
 	# the 64 KiB tmpfs holds: then every input a worker writes to a
 	# temporary file fills it.  With smaller outputs, whether two of them
 	# are ever waiting at once depends on the timing of a loaded machine.
-	find "$LOGS" -name '*.log' -o -name '*.console' -o -name '*.dmesg' |
+	find "$BOOTS" -name '*.log' -o -name '*.console' -o -name '*.dmesg' |
 	    sort | xargs cat >"$TMP/all.log"
+	if ! [ -s "$TMP/all.log" ]; then
+		echo "Bail out! no logs under $BOOTS"
+		exit 99
+	fi
 	mkdir "$TMP/eight"
 	sz=1500000
 	while :; do

@@ -222,6 +222,27 @@ is_status 2 "a bad --leak-sources file: exit status 2"
 like "$ERR" "bad\\.ls:2: unknown key 'bogus'" "a bad --leak-sources file: the line named"
 
 # --- Register dumps: a raw value and its symbol in one oops. -----------
+# Written lines: a 4.4 x86_64 oops whose RIP: 0010:[<..>]  [<..>] line
+# and frames name their symbols; the map places them 2 MiB lower.
+cat >"$TMP/reg.log" <<'EOF'
+[  301.118204] BUG: unable to handle kernel NULL pointer dereference at 0000000000000008
+[  301.118276] IP: [<ffffffff8134a2d6>] ext4_da_write_end+0x56/0x330
+[  301.118311] PGD 3b2f1067 PUD 3b2f0067 PMD 0 
+[  301.118340] Oops: 0000 [#1] SMP 
+[  301.118362] CPU: 1 PID: 2291 Comm: dd Not tainted 4.4.0-21-generic #37-Ubuntu
+[  301.118401] task: ffff88003b9d1c00 ti: ffff88003a6c4000 task.ti: ffff88003a6c4000
+[  301.118440] RIP: 0010:[<ffffffff8134a2d6>]  [<ffffffff8134a2d6>] ext4_da_write_end+0x56/0x330
+[  301.118488] RSP: 0018:ffff88003a6c7c98  EFLAGS: 00010246
+[  301.118520] Call Trace:
+[  301.118540]  [<ffffffff8118c9b4>] generic_perform_write+0x114/0x1c0
+[  301.118576]  [<ffffffff8118e862>] __generic_file_write_iter+0x1a2/0x1e0
+EOF
+printf '%s\n' 'ffffffff81000000 T _text' 'ffffffff8114a280 T ext4_da_write_end' \
+    'ffffffff80f8c8a0 T generic_perform_write' >"$TMP/reg.map"
+"$KLEAKSCAN" --json --system-map "$TMP/reg.map" "$TMP/reg.log" >"$TMP/reg.json"
+is "$(boots "$TMP/reg.json" | cut -d' ' -f3,4,8)" \
+    "0x200000 0xffffffff81200000 frame@2,value@2,value@3,value@6,register@7,frame@10" \
+    "x86: RIP: 0010:[<..>]  [<..>] ext4_da_write_end+0x56/0x330 is a register: a 2 MiB slide"
 # syzkaller's arm, riscv and x86 reports with a map written for the rule
 # (the real maps of those builds are not in the corpus).
 if [ -d "$CORPUS/syzkaller" ]; then
@@ -314,6 +335,20 @@ if AK=$(real arm-anyka-3.4-layout.dmesg); then
 else
 	skip "real: anyka: arm layout dump" "no corpus"
 fi
+# Written lines: a 4.4 x86_64 boot's "Freeing unused kernel memory:
+# NK (a - b)" ranges, the init text and two direct-map pieces.
+cat >"$TMP/freed.log" <<'EOF'
+[    0.000000] Linux version 4.4.0-142-generic (buildd@lgw01-amd64-033) (gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.10) ) #168-Ubuntu SMP Wed Jan 16 21:00:45 UTC 2019 (Ubuntu 4.4.0-142.168-generic 4.4.167)
+[    0.000000] BIOS-e820: [mem 0x0000000000000000-0x000000000009dfff] usable
+[    0.000000] BIOS-e820: [mem 0x0000000000100000-0x000000007fffffff] usable
+[    1.912420] Freeing unused kernel memory: 1492K (ffffffff81f41000 - ffffffff820b6000)
+[    1.918003] Freeing unused kernel memory: 2004K (ffff88000180b000 - ffff880001a00000)
+[    1.920114] Freeing unused kernel memory: 396K (ffff880001d9d000 - ffff880001e00000)
+EOF
+"$KLEAKSCAN" --json "$TMP/freed.log" >"$TMP/fr.json"
+is "$(boots "$TMP/fr.json" | cut -d' ' -f3,4,7,8)" \
+    "None 0xffffffff81e00000 text,direct-map,physical memory-map@2,freed-range@4,freed-range@5" \
+    "x86_64 4.4 (written): Freeing ... (a - b) ranges give the text base's 2 MiB"
 if [ -f "$CORPUS/boot/surface-book__dmesg.txt" ]; then
 	"$KLEAKSCAN" --json "$CORPUS/boot/surface-book__dmesg.txt" >"$TMP/sb.json"
 	is "$(boots "$TMP/sb.json" | cut -d' ' -f3,4,7,8)" \
