@@ -88,6 +88,29 @@ is "$(grep -c '^boot' "$TMP/one")" 1 "$f: one segment for the boot"
 is "$(grep -v '^boot' "$TMP/one" | awk '{ print $2 }' | sort -u)" x86_64 \
     "$f: every finding x86_64"
 
+# --- Written mails that carry only frames, "PC is at" or lockdep lines. --
+f=mips64-frames.eml
+scan "$WRITTEN/$f" "$TMP/wm64"
+is "$(grep -v '^boot' "$TMP/wm64" | tr '\n' ' ')" \
+    "16:7 mips64 text 17:7 mips64 text 18:7 mips64 text 19:7 mips64 text 20:7 mips64 text " \
+    "$f: the five quoted CKSEG0 frames are mips64 text"
+f=arm64-pc-is-at.eml
+scan "$WRITTEN/$f" "$TMP/wa64"
+is "$(grep -v '^boot' "$TMP/wa64" | wc -l | tr -d ' ')" 8 "$f: 8 findings"
+is "$(grep -v '^boot' "$TMP/wa64" | awk '{ sub(/-.*/, "", $2); print $2 }' |
+    sort -u)" arm64 "$f: all arm64"
+is "$(grep -c '^13:12 \|^14:12 \|^20:3 ' "$TMP/wa64")" 3 \
+    "$f: PC, LR and the first frame"
+f=s390x-lockdep.eml
+scan "$WRITTEN/$f" "$TMP/ws57"
+is "$(grep '^boot' "$TMP/ws57")" "boot 0 1 32 s390x" "$f: s390x, lines 1-32"
+is "$(grep -c '^1[4-9]:6 s390x kernel\|^20:6 s390x kernel' "$TMP/ws57")" 7 \
+    "$f: the 7 Call Trace frames"
+is "$(grep -cE '^(2[23]:8|25:6) s390x kernel' "$TMP/ws57")" 3 \
+    "$f: the lockdep lines and the Last Breaking-Event-Address"
+is "$(grep -cE '^(2[7-9]|30):39 s390x kernel' "$TMP/ws57")" 4 \
+    "$f: the four irq event stamps"
+
 # The real mails of ../shared/corpus that carry only frames, "PC is at"
 # or lockdep lines (skipped without the corpus).
 if ! [ -d "$REAL_CORPUS/mail" ]; then

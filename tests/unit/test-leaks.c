@@ -451,10 +451,13 @@ struct lcount {
  * oops, 5 of the written report, 10 of the no_hash_pointers boot),
  * x86-rsp the two "RSP: 0018:" lines of the written oops, e820-map the
  * 20 BIOS-e820 lines (6 written, 14 of the QEMU boot), bracket-trace the
- * 13 "[<...>]" frames of the written report and the 7 of the written
- * mips32 mail, ppc-trace the 8 frames and ppc-gprs the 5 GPR rows of
- * the written ppc64 oops, arm64-gprs the 10 x-register rows of the
- * written arm64 oops.
+ * 33 "[<...>]" frames that start a message (13 of the written report, 7
+ * of the written mips32 mail, 6 of the arm64 "PC is at" mail, 7 of the
+ * s390x lockdep mail: the "([<...>]" one is not; the quoted mips64
+ * frames are not framed), lockdep-irq-stamp the 4 lines of that s390x
+ * mail, ppc-trace the 8 frames and ppc-gprs the 5 GPR rows of the
+ * written ppc64 oops, arm64-gprs the 10 x-register rows of the written
+ * arm64 oops.
  */
 static const struct lcount data_counts[] = {
 	{ "acpi-table-phys", 16 },
@@ -464,7 +467,7 @@ static const struct lcount data_counts[] = {
 	{ "arm64-phys-offset", 1 },
 	{ "arm64-pte", 1 },
 	{ "arm64-sp", 1 },
-	{ "bracket-trace", 20 },
+	{ "bracket-trace", 33 },
 	{ "component-ops", 2 },
 	{ "e820-map", 20 },
 	{ "e820-ram-buffer", 4 },
@@ -481,6 +484,7 @@ static const struct lcount data_counts[] = {
 	{ "layout-modules", 1 },
 	{ "layout-text", 4 },
 	{ "layout-vmalloc", 1 },
+	{ "lockdep-irq-stamp", 4 },
 	{ "mips-epc-ra", 2 },
 	{ "node-data", 3 },
 	{ "node-range", 6 },
