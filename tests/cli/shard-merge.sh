@@ -19,9 +19,16 @@ CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
 # (fewer inputs: MIN is the least a listing has).
 MIN=100
 if [ ! -d "$CORPUS/qemu" ]; then
-	MIN=10
+	MIN=40
 	diag "no corpus at $CORPUS: the logs of tests/data in its layout"
 	CORPUS=$(own_corpus "$TMP/own") || exit 99
+	# Five copies of each log, so that every shard has reports to damage.
+	find "$CORPUS/boot" "$CORPUS/loghub" "$CORPUS/mail" \
+	    "$CORPUS/syzkaller" -type f | while IFS= read -r f; do
+		for i in 2 3 4 5; do
+			cp "$f" "$f.$i"
+		done
+	done
 fi
 # The logs of the corpus (its captured/ sysroots are systems, read with
 # --live-root by live.sh: device-tree and notes files are binary).
@@ -163,7 +170,7 @@ bad() {
 	like "$(cat "$TMP/bad.err")" "$pat" "$desc: the error"
 }
 
-head -c 20000 "$TMP/s2.json" >"$TMP/cut.json"
+head -c $(($(wc -c <"$TMP/s2.json") / 2)) "$TMP/s2.json" >"$TMP/cut.json"
 bad "a shard cut short" "^kleakscan: $TMP/cut.json:[0-9]+: " \
     "$TMP/s1.json" "$TMP/cut.json" "$TMP/s3.json"
 like "$(cat "$TMP/bad.err")" "shard 2/3 of [0-9]+ inputs is missing" \
