@@ -107,22 +107,30 @@ runj() {
 	ERR=$(cat "$TMP/err")
 }
 
-fx=$TESTDATA/x86_64-syzkaller-4.15-frames.report
+fx=$WRITTEN/x86_64-frames.report
 
 # --- A missing file among good ones. ---------------------------------
 run "$TMP/no-such-file" "$fx"
 is_status 2 "missing file and a good one"
 is "$ERR" "kleakscan: $TMP/no-such-file: No such file or directory" \
     "missing file: one line 'kleakscan: NAME: message' on stderr"
-is "$(printf '%s\n' "$OUT" | grep -c "^$fx:[0-9]*:[0-9]*: text ")" 16 \
-    "missing file: the good input is still scanned (16 findings)"
+is "$(printf '%s\n' "$OUT" | grep -c "^$fx:[0-9]*:[0-9]*: text ")" 13 \
+    "missing file: the good input is still scanned (13 findings)"
+# The same on a real report of the corpus (16 frames).
+if rfx=$(real x86_64-syzkaller-4.15-frames.report); then
+	run "$TMP/no-such-file" "$rfx"
+	is "$STATUS:$(printf '%s\n' "$OUT" | grep -c "^$rfx:[0-9]*:[0-9]*: text ")" \
+	    2:16 "missing file: a real report is still scanned (16 findings)"
+else
+	skip "missing file: a real report is still scanned" "no corpus"
+fi
 run "$fx" "$TMP/no-such-file"
 is_status 2 "missing file after a good one"
-is "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')" 16 \
+is "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')" 13 \
     "missing file last: the findings before it are all printed"
 runj "$TMP/no-such-file" "$fx"
 is "$(j events "$TMP/out" | paste -sd' ' -)" \
-    "error begin $(printf 'finding %.0s' $(seq 16))boot end summary" \
+    "error begin $(printf 'finding %.0s' $(seq 13))boot end summary" \
     "missing file, --json: an error event, then the good input"
 is "$(grep '"type":"summary"' "$TMP/out" | grep -c '"errors":1')" 1 \
     "missing file, --json: the summary counts one error"
@@ -152,14 +160,14 @@ chmod 644 "$TMP/unreadable"
 # --- A directory operand is walked; symlinks are not followed. --------
 mkdir -p "$TMP/tree/sub/deeper"
 cp "$fx" "$TMP/tree/sub/deeper/a.report"
-cp "$TESTDATA/arm64-syzkaller-6.1-oops.report" "$TMP/tree/b.report"
+cp "$WRITTEN/arm64-oops.log" "$TMP/tree/b.report"
 : >"$TMP/tree/sub/empty"
 ln -s .. "$TMP/tree/sub/loop"
 ln -s ../b.report "$TMP/tree/sub/link"
 run -c "$TMP/tree"
 is_status 1 "a directory operand"
 is "$(printf '%s\n' "$OUT" | sort)" \
-    "$(printf '%s\n' "$TMP/tree/b.report:13" "$TMP/tree/sub/deeper/a.report:16" \
+    "$(printf '%s\n' "$TMP/tree/b.report:9" "$TMP/tree/sub/deeper/a.report:13" \
     "$TMP/tree/sub/empty:0" | sort)" \
     "a directory is walked: every file once, links and loops not followed"
 is "$ERR" "" "a directory walk: nothing on stderr"

@@ -11,7 +11,7 @@ ARM64=$DATA/sample-arm64-boot.log
 # The quick start's scan: a visible finding and exit status 1.
 run "$X86"
 is_status 1 "quick start: the sample leaks (exit 1)"
-like "$OUT" '^11:26: vmalloc medium 0xffffa667c016fe48  \[   29\.368305\] RSP: 0018:ffffa667c016fe48 EFLAGS: 00010246$' \
+like "$OUT" '^11:26: vmalloc medium 0xffffb0a1c1d37d98  \[  118\.402546\] RSP: 0018:ffffb0a1c1d37d98 EFLAGS: 00010286$' \
     "quick start: the vmalloc'd stack pointer is reported first"
 is "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')" 5 "quick start: five leaks"
 is "$(printf '%s\n' "$OUT" | awk '{print $2}' | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
@@ -30,7 +30,7 @@ run --json "$ARM64"
 is_status 1 "arm64 sample leaks"
 is "$(printf '%s\n' "$OUT" | grep -c '"type":"finding"')" 3 "arm64: three findings"
 like "$OUT" '"arch":"arm64-39"' "arm64: arch decided from the log (39-bit VAs)"
-like "$OUT" '"line":10,"column":74,.*"value":"0xffffffc01108a1f0"' \
+like "$OUT" '"line":10,"column":74,.*"value":"0xffffffc010e7c3a8"' \
     "arm64: first ops pointer at 10:74"
 like "$OUT" '"region":"text"' "arm64: the ops pointers are kernel text"
 

@@ -9,10 +9,6 @@
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
-if [ ! -d "$CORPUS/qemu" ] || [ ! -d "$CORPUS/boot" ]; then
-	echo "1..0 # SKIP no corpus at $CORPUS"
-	exit 0
-fi
 MAP=$TESTDATA/x86_64-debian-6.1.0-57-System.map.slice
 
 # The output modes compared (one per line; words are arguments).
@@ -78,59 +74,85 @@ same() {
 	is "$BAD" "" "$desc: -j2 in chunks of $* bytes = -j1"
 }
 
-# The inputs.
-cat "$CORPUS"/qemu/*/console.log "$CORPUS"/qemu/*/dmesg.log >"$TMP/qemu.log"
-cat "$CORPUS"/boot/* >"$TMP/boot.log"
+# The inputs of tests/data (the project's QEMU boots, the written logs).
+QEMU1=$TESTDATA/x86_64-qemu-6.1-no-hash-pointers.console
+cat "$TESTDATA"/*.console >"$TMP/qemu.log"
 # Different machines one after another: chunks disagree at the cuts.
-cat "$TESTDATA"/arm64-orangepi5-5.10-boot.dmesg \
-    "$TESTDATA"/x86_64-ubuntu-5.4-oops.dmesg \
-    "$TESTDATA"/riscv64-orangepi-rv2-6.6.dmesg \
-    "$TESTDATA"/arm-anyka-3.4-layout.dmesg \
+cat "$WRITTEN"/arm64-boot.dmesg "$WRITTEN"/x86_64-oops.dmesg \
+    "$WRITTEN"/riscv64-boot.dmesg "$WRITTEN"/arm-layout.dmesg \
     "$TESTDATA"/x86_64-qemu-6.1-four-boots.console \
-    "$TESTDATA"/ppc64-syzkaller-5.4-oops.report \
-    "$TESTDATA"/x86_64-qemu-6.1-no-hash-pointers.console >"$TMP/mixed.log"
-# Dense: the corpus's boot logs, syzkaller reports and QEMU consoles.
-cat "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/* \
-    "$CORPUS"/qemu/*/console.log >"$TMP/dense.log"
+    "$WRITTEN"/ppc64-oops.log "$QEMU1" >"$TMP/mixed.log"
 # Boots told apart by the kernel clock alone (no banner).
-grep -v 'Linux version' "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log \
-    >"$TMP/snip"
+grep -v 'Linux version' "$WRITTEN"/x86_64-oops.dmesg >"$TMP/snip"
 cat "$TMP/snip" "$TMP/snip" "$TMP/snip" "$TMP/snip" >"$TMP/clock.log"
 # CRLF line ends, no newline at the end, a line of 200 KB.
-sed 's/$/\r/' "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log >"$TMP/crlf.log"
+sed 's/$/\r/' "$QEMU1" >"$TMP/crlf.log"
 head -c -1 "$TMP/qemu.log" >"$TMP/nonl.log"
 {
-	head -n 300 "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log
+	head -n 300 "$QEMU1"
 	awk 'BEGIN { for (i = 0; i < 12000; i++)
 	    printf "x ffffffff8%07x ", i * 4096; print "" }'
-	tail -n +300 "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log
+	tail -n +300 "$QEMU1"
 } >"$TMP/long.log"
 
-same "mixed machines" "$TMP/mixed.log" 4096 1000 65536
+same "mixed machines" "$TMP/mixed.log" 1024 4096 10000
 is "$((CHUNKS > 0))" 1 "mixed machines: the chunked scan ran ($CHUNKS chunks)"
 is "$((ACCEPTED > 0))" 1 "mixed machines: chunks accepted as scanned ahead"
 is "$((RESYNCED + RESCANNED > 0))" 1 \
     "mixed machines: chunks that disagreed were resynced or rescanned"
-same "dense corpus" "$TMP/dense.log" 4096 100000 1000000
-is "$((ACCEPTED > 0 && RESYNCED > 0))" 1 \
-    "dense corpus: chunks accepted and resynced at new boots"
-same "boots by the clock" "$TMP/clock.log" 300 1000 5000 7777
+same "boots by the clock" "$TMP/clock.log" 300 1000 5000
 is "$((ACCEPTED > 0))" 1 "boots by the clock: chunks accepted"
-same "qemu boots" "$TMP/qemu.log" 4096 12345
+same "qemu boots" "$TMP/qemu.log" 1024 4096
 is "$((ACCEPTED > 0 && RESYNCED > 0))" 1 \
     "qemu boots: chunks accepted and resynced at new boots"
-same "corpus boot logs" "$TMP/boot.log" 4096 100000
-is "$((CHUNKS > 0))" 1 "corpus boot logs: the chunked scan ran"
 same "CRLF" "$TMP/crlf.log" 4096 777
 same "no final newline" "$TMP/nonl.log" 4096
 same "a 200 KB line" "$TMP/long.log" 4096 50000
 is "$((CHUNKS > 0))" 1 "a 200 KB line: the chunked scan ran"
 
+# The same on the real logs of ../shared/corpus when it is there.
+if [ -d "$CORPUS/qemu" ] && [ -d "$CORPUS/boot" ] &&
+    real_copy "$TMP/real"; then
+	cat "$CORPUS"/qemu/*/console.log "$CORPUS"/qemu/*/dmesg.log \
+	    >"$TMP/cqemu.log"
+	cat "$CORPUS"/boot/* >"$TMP/boot.log"
+	cat "$TMP/real"/arm64-orangepi5-5.10-boot.dmesg \
+	    "$TMP/real"/x86_64-ubuntu-5.4-oops.dmesg \
+	    "$TMP/real"/riscv64-orangepi-rv2-6.6.dmesg \
+	    "$TMP/real"/arm-anyka-3.4-layout.dmesg \
+	    "$TESTDATA"/x86_64-qemu-6.1-four-boots.console \
+	    "$TMP/real"/ppc64-syzkaller-5.4-oops.report \
+	    "$QEMU1" >"$TMP/cmixed.log"
+	# Dense: the corpus's boot logs, syzkaller reports and QEMU consoles.
+	cat "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/* \
+	    "$CORPUS"/qemu/*/console.log >"$TMP/dense.log"
+	grep -v 'Linux version' \
+	    "$CORPUS"/qemu/x86_64-6.1.0-57-amd64-boot1/dmesg.log >"$TMP/snip"
+	cat "$TMP/snip" "$TMP/snip" "$TMP/snip" "$TMP/snip" >"$TMP/cclock.log"
+	same "real: mixed machines" "$TMP/cmixed.log" 4096 1000 65536
+	is "$((RESYNCED + RESCANNED > 0))" 1 \
+	    "real: mixed machines: chunks that disagreed were resynced or rescanned"
+	same "real: dense corpus" "$TMP/dense.log" 4096 100000 1000000
+	is "$((ACCEPTED > 0 && RESYNCED > 0))" 1 \
+	    "real: dense corpus: chunks accepted and resynced at new boots"
+	same "real: boots by the clock" "$TMP/cclock.log" 300 1000 5000 7777
+	is "$((ACCEPTED > 0))" 1 "real: boots by the clock: chunks accepted"
+	same "real: qemu boots" "$TMP/cqemu.log" 4096 12345
+	same "real: corpus boot logs" "$TMP/boot.log" 4096 100000
+	is "$((CHUNKS > 0))" 1 "real: corpus boot logs: the chunked scan ran"
+	for f in "$TMP/real"/*; do
+		same "real: $(basename "$f")" "$f" 300 4096
+	done
+else
+	skip "the real logs in chunks" "no corpus at $CORPUS"
+fi
+
 # Every file of tests/data, in chunks of 300 bytes and of 4 KiB.
-for f in "$TESTDATA"/*; do
+for f in "$TESTDATA"/* "$WRITTEN"/*; do
 	case $f in
 	*ATTRIBUTION) continue ;;
 	esac
+	[ -f "$f" ] || continue
 	same "$(basename "$f")" "$f" 300 4096
 done
 
@@ -152,7 +174,7 @@ KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j2 -c "$TMP/qemu.log.gz" >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "gzip: no chunks"
 KLEAKSCAN_CHUNK_BYTES=300 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c \
-    "$TESTDATA"/s390x-linux-s390-6.1-warn.eml >/dev/null 2>"$TMP/off.err"
+    "$WRITTEN"/s390x-warn.eml >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "mail: no chunks"
 
 done_testing

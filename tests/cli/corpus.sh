@@ -1,134 +1,23 @@
 #!/bin/sh
-# corpus.sh - findings on the real logs in tests/data (see ATTRIBUTION).
-#
-# Every expected position, region and reason below was checked by reading
-# the log line.  Where the tool's answer is wrong, the test asserts the
-# right answer as a TAP TODO (todo_is): the defect shows as "not ok # TODO"
-# without failing the build, and passes plainly once fixed.
-#
-# Lists are "line:column:region" of the findings (suppressed look-alikes
-# left out), in output order; "at L C" is "region reason value" of the
-# candidate at line L column C, reason "-" for a finding.
+# corpus.sh - findings on real logs of ../shared/corpus (read there by
+# tests/cli/tap.sh's real; skipped when the corpus is absent).  The same
+# kinds of facts on logs written for the tests: tests/cli/written.sh.
 
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
+. "$TOPSRC/tests/cli/facts.sh"
 
-set -f
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 is needed to read the JSON output"
+if ! [ -d "$REAL_CORPUS" ]; then
+	echo "1..0 # SKIP no corpus at $REAL_CORPUS"
 	exit 0
 fi
 
-KLPY=$TMP/kl.py
-cat >"$KLPY" <<'EOF'
-# Turn a --json --show-suppressed run into lines of facts for q().
-import json, sys
-
-ev = [json.loads(l) for l in open(sys.argv[1], "rb")]
-summ = [e for e in ev if e["type"] == "summary"][-1]
-print("arch", " ".join(e["stats"]["arch"] for e in ev if e["type"] == "end"))
-print("count", summ["findings"])
-# Candidates are hex runs: a layout finding (the value of a Kernel
-# Offset line) is not one.
-print("cands", summ["findings"] - summ["regions"].get("layout", 0) +
-      sum(summ["suppressed"].values()))
-print("regions",
-      " ".join("%s=%d" % kv for kv in sorted(summ["regions"].items())))
-for k, v in summ["suppressed"].items():
-    print("sup", k, v)
-for e in ev:
-    if e["type"] == "finding":
-        print("f", e["line"], e["column"], e["suppressed"] or "-",
-              e["region"], e["text"], e["rule"],
-              "true" if e["unhashed"] else "false")
-EOF
-
-# scan FILE [OPTION...]: run with --json --show-suppressed; the facts of
-# the run in $TMP/facts, the exit status in STATUS.
-scan() {
-	scan_f=$1
-	shift
-	"$KLEAKSCAN" --json --show-suppressed "$@" "$scan_f" \
-	    >"$TMP/scan.json" 2>"$TMP/scan.err"
-	STATUS=$?
-	python3 "$KLPY" "$TMP/scan.json" >"$TMP/facts" 2>&1 ||
-	    echo "bad JSON" >"$TMP/facts"
-}
-
-# q MODE [ARG...]: a fact of the last scan.
-#	arch, count, cands, regions, sup REASON
-#	list [l=LINE,...] [x=LINE:COL,...]	findings as line:col:region
-#	pos [l=...] [x=...]			findings as line:col
-#	at LINE COL		"region reason value" (reason "-": a finding)
-#	field LINE COL rule|unhashed
-q() {
-	awk -v mode="$1" -v a2="${2:-}" -v a3="${3:-}" -v a4="${4:-}" '
-	function set(arg, pfx, arr,   n, i, t) {
-		if (index(arg, pfx) != 1)
-			return 0
-		n = split(substr(arg, length(pfx) + 1), t, ",")
-		for (i = 1; i <= n; i++)
-			arr[t[i]] = 1
-		return 1
-	}
-	BEGIN {
-		hasl = set(a2, "l=", L) + set(a3, "l=", L)
-		set(a2, "x=", X)
-		set(a3, "x=", X)
-	}
-	mode == "arch" && $1 == "arch" { sub(/^arch ?/, ""); print }
-	(mode == "count" || mode == "cands" || mode == "regions") &&
-	    $1 == mode { sub(/^[^ ]* ?/, ""); print }
-	mode == "sup" && $1 == "sup" && $2 == a2 { n = $3 }
-	(mode == "list" || mode == "pos") && $1 == "f" && $4 == "-" {
-		if (($2 ":" $3) in X || (hasl && !($2 in L)))
-			next
-		print $2 ":" $3 (mode == "list" ? ":" $5 : "")
-	}
-	mode == "at" && $1 == "f" && $2 == a2 && $3 == a3 {
-		print $5, $4, $6
-	}
-	mode == "field" && $1 == "f" && $2 == a2 && $3 == a3 {
-		print (a4 == "rule" ? $7 : $8)
-	}
-	END { if (mode == "sup") print n + 0 }
-	' "$TMP/facts"
-}
-
-# norm WORDS: one word a line (expected lists are written wrapped).
-norm() {
-	printf '%s\n' $1
-}
-
-# todo_is GOT WANT DESC REASON: like is, but a known defect when unequal.
-todo_is() {
-	if [ "$1" = "$2" ]; then
-		pass "$3"
-	else
-		tap_n=$((tap_n + 1))
-		printf 'not ok %d - %s # TODO %s\n' "$tap_n" "$3" "$4"
-		diag "got:  $(printf '%s\n' "$1" | paste -sd' ' -)"
-		diag "want: $(printf '%s\n' "$2" | paste -sd' ' -)"
-	fi
-}
-
-# basics NAME STATUS ARCH FINDINGS CANDIDATES: the common facts of a scan.
-# CANDIDATES counts every hex run of the profile's width (16 digits on
-# 64-bit, 8 on 32-bit), findings and look-alikes together: counted
-# independently with a regex over the file.
-basics() {
-	is "$STATUS" "$2" "$1: exit status"
-	is "$(cat "$TMP/scan.err")" "" "$1: nothing on stderr"
-	is "$(q arch)" "$3" "$1: detected arch"
-	is "$(q count)" "$4" "$1: $4 findings"
-	is "$(q cands)" "$5" "$1: $5 candidates in all"
-}
 
 # ---------------------------------------------------------------------
 # x86_64: Ubuntu 5.4 FIPS boot with nine oopses in urandom_read.
 # CONFIG_RANDOMIZE_MEMORY puts the vmalloc'd stacks (ffffa667...) and
 # the direct map (ffff993f..., GS: per-CPU base) inside one shared span.
 f=x86_64-ubuntu-5.4-oops.dmesg
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 x86_64 46 395
 exp="
 	873:26:vmalloc 876:21:vmalloc 877:21:direct-map 878:43:vmalloc
@@ -176,7 +65,7 @@ todo_is "$(q at 11 53)" "none not-kernel 000000000009ebff" \
 # x86_64: syzkaller 4.15 report with old "[<ffffffff...>] sym+off/size"
 # frames and a user-mode register dump.
 f=x86_64-syzkaller-4.15-frames.report
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 x86_64 16 33
 exp="
 	13:19:text 14:19:text 15:19:text 16:19:text 17:19:text 18:19:text
@@ -189,34 +78,6 @@ is "$(q at 30 26)" "none not-kernel 00007f4762c25ba0" \
     "$f: 30:26 the user RSP is not-kernel"
 is "$(q at 35 65)" "none not-kernel 00000000ffffffff" \
     "$f: 35:65 R15 00000000ffffffff is a register, not hashed"
-
-# x86_64: Debian 6.1 under QEMU with no_hash_pointers; the init script
-# prints /proc/kallsyms lines (real leaks) and the panic prints
-# "Kernel Offset: 0x4c00000 from 0xffffffff81000000" (the slide, which
-# TRUTH.md confirms, against two link-time constants).
-f=x86_64-qemu-6.1-no-hash-pointers.console
-scan "$TESTDATA/$f"
-is "$STATUS" 1 "$f: exit status"
-is "$(q arch)" x86_64 "$f: detected arch"
-is "$(q cands)" 123 "$f: 123 candidates in all"
-exp="
-	370:1:text 371:1:text 372:1:text 373:1:text 374:1:text 375:1:text
-	376:1:text 377:1:text 378:1:text 379:1:text 830:33:layout"
-is "$(q list x=830:48,830:105)" "$(norm "$exp")" \
-    "$f: the ten kallsyms lines are text, the Kernel Offset value layout"
-is "$(q at 372 1)" "text - ffffffff85c00000" "$f: 372:1 _text at its true address"
-is "$(q field 372 1 unhashed)" true "$f: findings say hashing is off (line 22)"
-is "$(q at 830 86)" "none mask ffffffff80000000" \
-    "$f: 830:86 the relocation range start is a mask"
-is "$(q sup err-ptr)" 6 "$f: 6 err-ptr look-alikes"
-is "$(q sup mask)" 4 "$f: 4 mask look-alikes (830:86 and 830:105 the relocation range)"
-is "$(q sup constant)" 1 "$f: 830:48 __START_KERNEL on the Kernel Offset line is a constant"
-is "$(q pos l=830)" "830:33" \
-    "$f: line 830 discloses the slide 0x4c00000, not the constants"
-todo_is "$(q sup hashed)" 0 \
-    "$f: nothing is a hashed %p in a no_hash_pointers boot" \
-    "physical [mem ...] and e820 values are counted as hashed"
-
 # ---------------------------------------------------------------------
 # arm64: Orange Pi 5, vendor 5.10 kernel, 39-bit VAs.  Boot part: the
 # rockchip-drm "bound ... (ops 0x...)" lines print component ops, const
@@ -224,7 +85,7 @@ todo_is "$(q sup hashed)" 0 \
 # ffffffc010000000 where the image starts).  Line 133 "KASLR disabled
 # due to lack of seed" is a layout finding: the same place every boot.
 f=arm64-orangepi5-5.10-boot.dmesg
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 arm64-39 4 48
 is "$(q pos)" "$(norm "133:22 507:74 509:75 510:73")" \
     "$f: the KASLR state and the three ops pointers"
@@ -239,7 +100,7 @@ todo_is "$(q list)" "$(norm "133:22:layout 507:74:text 509:75:text 510:73:text")
 
 # arm64: the same boot's oops in drm_setversion (lines 1280-1802).
 f=arm64-orangepi5-5.10-oops.dmesg
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 arm64-39 26 52
 exp="
 	19:21:vmalloc 20:21:vmalloc 20:43:vmalloc 22:43:direct-map
@@ -260,19 +121,19 @@ todo_is "$(q list l=47,81)" "$(norm "47:22:text 81:22:text")" \
 # arm64: RG353V serial capture, 6.4 mainline: CRLF, NUL bytes, U-Boot
 # output first; no raw kernel address anywhere.
 f=arm64-rg353v-6.4-console.log
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 0 arm64 0 19
 is "$(q at 128 47)" "none hashed 00000000fe660000" \
     "$f: 128:47 the earlycon MMIO address is a look-alike"
 is "$(q at 218 92)" "none not-kernel 6370867519511994" \
     "$f: 218:92 a decimal max_idle_ns is not-kernel"
-run "$TESTDATA/$f"
+run "$(real "$f")"
 is "$OUT" "" "$f: text output is empty"
 
 # arm64: syzkaller 6.1 paging request in simple_xattr_alloc (GCE, no
 # KASLR: "Kernel Offset: disabled", a layout finding of its own).
 f=arm64-syzkaller-6.1-oops.report
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 arm64 13 39
 exp="
 	35:29:vmalloc 36:29:vmalloc 38:30:direct-map 38:52:vmalloc
@@ -294,7 +155,7 @@ is "$(q at 40 51)" "none not-kernel 6161616161616161" \
 # banner: lowmem c0000000-c2800000 (image .text c0008000-c0379000, .bss
 # ends c03d4d1c), vmalloc c3000000-ff000000, modules bf000000-c0000000.
 f=arm-anyka-3.4-layout.dmesg
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 arm 23 58
 exp="
 	10:36 10:59 24:30 26:17 27:30 28:17 29:17 29:30 30:17 30:30
@@ -335,7 +196,7 @@ exp="
 	35:3:text 35:38:text 36:5:text 36:41:text 36:53:kernel 37:3:text
 	37:40:text 38:3:text 38:40:text 40:3:text 40:38:text
 	41:19:direct-map"
-scan "$TESTDATA/$f" --page-offset 0x80000000
+scan "$(real "$f")" --page-offset 0x80000000
 basics "$f (--page-offset 0x80000000)" 1 arm 58 95
 is "$(q list x=41:33)" "$(norm "$exp")" \
     "$f (--page-offset 0x80000000): frames text, registers kernel"
@@ -345,7 +206,7 @@ todo_is "$(q at 41 33)" "direct-map - df981ff0" \
     "$f: 41:33 the end of the exception stack is in the same region" \
     "Exception stack(0xdf981fa8 to 0xdf981ff0): first end direct-map, second kernel"
 exp_auto=$(q pos)
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 is "$STATUS" 1 "$f: exit status"
 is "$(q arch)" arm "$f: detected arch"
 is "$(q cands)" 95 "$f: 95 candidates in all"
@@ -355,7 +216,7 @@ is "$(q pos)" "$exp_auto" \
 # ---------------------------------------------------------------------
 # ppc64: syzkaller 5.4 pSeries (MMU=Hash) oops.
 f=ppc64-syzkaller-5.4-oops.report
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 ppc64 45 64
 exp="
 	8:33:text 14:7:text 14:28:text 15:7:direct-map 17:7:text 18:8:text
@@ -378,7 +239,7 @@ is "$(q at 43 16)" "none hash ecc3a767a3dac4b3" "$f: 43:16 the end-trace id is a
 # ppc64: linuxppc-dev mail, an e6500 (Book3E) 5.12 WARNING with NIP/LR
 # and a call trace, unquoted.
 f=ppc64-linuxppc-dev-5.12-e6500-warn.eml
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 ppc64 29 47
 exp="
 	17:7:text 17:28:text 18:7:direct-map 21:8:text 21:25:direct-map
@@ -406,11 +267,11 @@ exp="
 	76:12:direct-map 76:31:text 77:12:direct-map 77:31:text
 	78:12:direct-map 78:31:text 79:12:direct-map 79:31:modules
 	80:12:direct-map 80:31:text 81:12:direct-map 81:31:text"
-scan "$TESTDATA/$f" --arch ppc64
+scan "$(real "$f")" --arch ppc64
 basics "$f (--arch ppc64)" 1 ppc64 52 79
 is "$(q list)" "$(norm "$exp")" "$f (--arch ppc64): NIP/LR/GPRs/frames, [mpt3sas] modules"
 is "$(q at 70 31)" "modules - c00800000fb917b8" "$f: 70:31 a [mpt3sas] frame"
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 is "$(q cands)" 79 "$f: 79 candidates in all"
 is "$(q arch)" ppc64 "$f: detected arch through the '> kernel: ' quoting"
 is "$(q list)" "$(norm "$exp")" "$f: auto finds the 52 kernel addresses"
@@ -418,7 +279,7 @@ is "$STATUS" 1 "$f: exit status"
 
 # ppc32: linuxppc-dev mail, an MPC8544 (e500v2) 6.11 WARNING.
 f=ppc32-linuxppc-dev-6.11-e500-warn.eml
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 # 83 candidates: the header (Message-ID) of a mail is not scanned.
 basics "$f" 1 ppc32 39 83
 exp="
@@ -440,7 +301,7 @@ is "$(q sup hexdump)" 16 "$f: the 16 Code: words are hexdump"
 # riscv64: Orange Pi RV2 (SpacemiT K1), 6.6 boot: no raw kernel address;
 # two real hashed %p values.
 f=riscv64-orangepi-rv2-6.6.dmesg
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 0 riscv64 0 51
 is "$(q at 377 40)" "none hashed 00000000f4c726a8" "$f: 377:40 a hashed %p"
 is "$(q at 650 92)" "none hashed 00000000386d64af" "$f: 650:92 a hashed %p"
@@ -451,7 +312,7 @@ is "$(q at 81 56)" "none err-ptr ffffffffffffffff" "$f: 81:56 the clocksource ma
 # image and linear map at ffffffe000000000, KASAN shadow from
 # ffffffc000000000.  "Not tainted 5.11.0-..." picks riscv64-pre5.13.
 f=riscv64-syzkaller-5.11-oops.report
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 is "$STATUS" 1 "$f: exit status"
 is "$(q arch)" riscv64-pre5.13 "$f: detected arch"
 is "$(q cands)" 39 "$f: 39 candidates in all"
@@ -474,16 +335,16 @@ is "$(q at 12 30)" "text - ffffffe006c38208" \
 is "$(q at 12 52)" "direct-map - ffffffe009bb16c0" \
     "$f: 12:52 tp (a task_struct above the image window) is linear map"
 is "$(q count)" 19 "$f: 19 findings"
-scan "$TESTDATA/$f" --arch riscv64
+scan "$(real "$f")" --arch riscv64
 is "$(q at 20 74)" "none hole ffffffc404a90fb2" \
     "$f: --arch riscv64 (the 5.13+ layout) has no row for t4"
-scan "$TESTDATA/$f" --arch riscv64-pre5.13
+scan "$(real "$f")" --arch riscv64-pre5.13
 is "$(q count)" 19 "$f: --arch riscv64-pre5.13 gives the same 19 findings"
 
 # ---------------------------------------------------------------------
 # mips64: linux-mips mail, a Loongson-3 6.19 oops in init_idle.
 f=mips64-linux-mips-6.19-loongson3.eml
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 basics "$f" 1 mips64 40 82
 exp="
 	36:105:text 36:129:text 42:24:text 42:41:text 43:41:text 43:58:text
@@ -501,7 +362,7 @@ is "$(q at 45 75)" "direct-map - 9800000005dfbe80" "$f: 45:75 an XKPHYS pointer"
 # mips32: linux-mips mail, a 24KEc 5.9 oops (KSEG0 kernel at 0x80000000).
 # The mips32 profile: KSEG0 values are kernel addresses.
 f=mips32-linux-mips-5.9-24kec.eml
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 is "$(cat "$TMP/scan.err")" "" "$f: nothing on stderr"
 is "$(q arch)" mips32 "$f: detected arch"
 is "$STATUS" 1 "$f: exit status"
@@ -519,7 +380,7 @@ frames="34:22 35:22 36:22 37:22 38:22 39:22 40:22 41:22 42:22 43:22 44:22
 	45:22 46:22 47:22 48:22 49:22 50:22 56:22"
 anchored="21:64 21:81 22:64 22:81 24:30 24:64 25:30 25:79 26:30 26:77 27:30
 	28:30 28:82 29:30 30:30 30:82 31:30 31:82 32:30 52:24 53:24 54:24"
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 is "$(cat "$TMP/scan.err")" "" "$f: nothing on stderr"
 is "$(q arch)" s390x "$f: detected arch"
 is "$(q cands)" 52 "$f: 52 candidates in all"
@@ -541,7 +402,7 @@ is "$(q at 53 24 | cut -d' ' -f1)" kernel \
 # i386: loghub syslog of a Red Hat 2.6.5 (4G/4G split) box, lines
 # 901-2000: sshd, ftpd, cups noise, then the kernel boot.
 f=i386-loghub-2.6.5.syslog
-scan "$TESTDATA/$f"
+scan "$(real "$f")"
 is "$STATUS" 1 "$f: exit status (one real, fixed fixmap address)"
 is "$(cat "$TMP/scan.err")" "" "$f: nothing on stderr"
 is "$(q arch)" i386 "$f: detected arch"

@@ -39,7 +39,8 @@ why_differ() {
 is "$?" 2 "--engine nosuch is refused (exit 2)"
 
 # Fixtures, each under auto and two forced profiles.
-for fx in "$TESTDATA"/*; do
+fixtures "$TMP/fx"
+for fx in "$TMP/fx"/*; do
 	case $fx in
 	*/ATTRIBUTION) continue ;;
 	esac

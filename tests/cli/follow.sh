@@ -131,7 +131,7 @@ records() {
 }
 
 # ---------------------------------------------------------------- options
-run --from-start "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg"
+run --from-start "$WRITTEN/x86_64-oops.dmesg"
 is_status 2 "--from-start without --follow"
 like "$ERR" 'from-start needs --follow' "... says --follow is needed"
 run --follow a b
@@ -271,7 +271,7 @@ elif mode == "feed":
         time.sleep(delay)
     out.write(data[start:])
 EOF
-python3 jr.py export "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg" made.export
+python3 jr.py export "$WRITTEN/x86_64-oops.dmesg" made.export
 streams="made.export:export"
 JREMOTE=
 for p in /lib/systemd/systemd-journal-remote \
@@ -296,7 +296,7 @@ for s in $streams; do
 	    "$KLEAKSCAN" --follow --json - >follow.json 2>err
 	STATUS=$?
 	n=$(grep -c '"type":"finding"' whole.json)
-	ok "$f: a scan of the whole stream has findings ($n)" test "$n" -gt 40
+	ok "$f: a scan of the whole stream has findings ($n)" test "$n" -gt 10
 	is "$STATUS" 1 "$f fed slowly: exit 1"
 	ok "$f fed slowly: the same events as the whole stream" \
 	    cmp -s whole.json follow.json

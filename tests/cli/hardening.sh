@@ -10,21 +10,30 @@
 
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
-X86=$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg
+# A log whose every finding --redact rewrites (no layout value).
+LOG=$WRITTEN/ppc64-oops.log
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
 # The logs of the corpus (its captured/ sysroots are systems, read with
 # --live-root by live.sh: device-tree and notes files are binary).
 LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
+# BOOTS: its QEMU boots.  Without the corpus: the logs of tests/data
+# (tap.sh fixtures), both.
+BOOTS=$CORPUS/qemu
+if ! [ -d "$CORPUS/qemu" ]; then
+	fixtures "$TMP/fx"
+	LOGS=$TMP/fx
+	BOOTS=$TMP/fx
+fi
 MNT=
 trap 'if [ -n "$MNT" ]; then umount "$MNT" 2>/dev/null; fi;
     chmod -R u+rwx "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-"$KLEAKSCAN" --redact "$X86" >"$TMP/x86.red"
-want_leaks=$("$KLEAKSCAN" -c "$X86")
+"$KLEAKSCAN" --redact "$LOG" >"$TMP/log.red"
+want_leaks=$("$KLEAKSCAN" -c "$LOG")
 
 # --- Hard links: refused unless --break-links. ---------------------------
 mkdir "$TMP/hl"
-cp "$X86" "$TMP/hl/h1.log"
+cp "$LOG" "$TMP/hl/h1.log"
 ln "$TMP/hl/h1.log" "$TMP/hl/h2.log"
 ino=$(stat -c %i "$TMP/hl/h1.log")
 for n in h1 h2; do
@@ -33,8 +42,8 @@ for n in h1 h2; do
 	is "$ERR" "kleakscan: $TMP/hl/$n.log: not rewritten: it has 2 hard \
 links and the other names would keep what was redacted (--break-links \
 rewrites this name alone)" "hard link $n: one line says why"
-	ok "hard link $n: h1.log as it was" cmp -s "$X86" "$TMP/hl/h1.log"
-	ok "hard link $n: h2.log as it was" cmp -s "$X86" "$TMP/hl/h2.log"
+	ok "hard link $n: h1.log as it was" cmp -s "$LOG" "$TMP/hl/h1.log"
+	ok "hard link $n: h2.log as it was" cmp -s "$LOG" "$TMP/hl/h2.log"
 	is "$(stat -c %i:%h "$TMP/hl/h1.log")" "$ino:2" \
 	    "hard link $n: still one inode with two names"
 	is "$(ls -A "$TMP/hl" | grep -c kleakscan-)" 0 \
@@ -47,20 +56,20 @@ is "$STATUS:$ERR" "0:" "hard link, nothing to rewrite: no error, exit 0"
 run --redact --in-place --break-links "$TMP/hl/h1.log"
 is_status 1 "--break-links: h1.log rewritten"
 ok "--break-links: h1.log holds the redacted log" \
-    cmp -s "$TMP/x86.red" "$TMP/hl/h1.log"
+    cmp -s "$TMP/log.red" "$TMP/hl/h1.log"
 ok "--break-links: h2.log, the other name, kept the old bytes" \
-    cmp -s "$X86" "$TMP/hl/h2.log"
+    cmp -s "$LOG" "$TMP/hl/h2.log"
 is "$(stat -c %h "$TMP/hl/h1.log"):$(stat -c %i:%h "$TMP/hl/h2.log")" \
     "1:$ino:1" "--break-links: two files now, h2.log the old inode"
 is "$("$KLEAKSCAN" -c "$TMP/hl/h1.log" "$TMP/hl/h2.log")" \
     "$TMP/hl/h1.log:0
 $TMP/hl/h2.log:$want_leaks" "--break-links: the leaks are under h2.log only"
-run --redact --break-links "$X86"
+run --redact --break-links "$LOG"
 is_status 2 "--break-links without --in-place: refused"
 
 # --- Extended attributes and POSIX ACLs. ---------------------------------
 mkdir "$TMP/xa"
-cp "$X86" "$TMP/xa/a.log"
+cp "$LOG" "$TMP/xa/a.log"
 if ! command -v setfattr >/dev/null 2>&1 ||
     ! command -v getfattr >/dev/null 2>&1 ||
     ! command -v setfacl >/dev/null 2>&1 ||
@@ -85,7 +94,7 @@ else
 	ino=$(stat -c %i "$TMP/xa/a.log")
 	run --redact --in-place "$TMP/xa/a.log"
 	is_status 1 "xattrs: rewritten in place"
-	ok "xattrs: the redacted log" cmp -s "$TMP/x86.red" "$TMP/xa/a.log"
+	ok "xattrs: the redacted log" cmp -s "$TMP/log.red" "$TMP/xa/a.log"
 	isnt_ino=$(stat -c %i "$TMP/xa/a.log")
 	ok "xattrs: a new file took its place" test "$isnt_ino" != "$ino"
 	getfattr -d -m - -e hex "$TMP/xa/a.log" 2>/dev/null |
@@ -111,7 +120,7 @@ else
 	if [ $sec = yes ] && [ "$(id -u)" -eq 0 ] &&
 	    command -v setpriv >/dev/null 2>&1; then
 		mkdir "$TMP/xa/u"
-		cp "$X86" "$TMP/xa/u/b.log"
+		cp "$LOG" "$TMP/xa/u/b.log"
 		setfattr -n security.kleakscan -v label "$TMP/xa/u/b.log"
 		chown nobody "$TMP/xa/u" "$TMP/xa/u/b.log"
 		chmod 755 "$TMP" "$TMP/xa"
@@ -129,7 +138,7 @@ else
 			like "$(cat "$TMP/err")" "^kleakscan: $TMP/xa/u/b.log: cannot copy the extended attribute security\.kleakscan to .*: Operation not permitted$" \
 			    "xattrs: a label that cannot be copied: one line says which"
 			ok "xattrs: a label that cannot be copied: the file as it was" \
-			    cmp -s "$X86" "$TMP/xa/u/b.log"
+			    cmp -s "$LOG" "$TMP/xa/u/b.log"
 			is "$(ls -A "$TMP/xa/u" | grep -c kleakscan-)" 0 \
 			    "xattrs: a label that cannot be copied: no temporary file"
 		fi
@@ -143,10 +152,10 @@ fi
 if [ ! -w /dev/full ]; then
 	skip "standard output on /dev/full" "no /dev/full"
 else
-	"$KLEAKSCAN" --redact "$X86" >/dev/full 2>"$TMP/err"
+	"$KLEAKSCAN" --redact "$LOG" >/dev/full 2>"$TMP/err"
 	is "$?:$(cat "$TMP/err")" "2:kleakscan: cannot write standard output: \
 No space left on device" "--redact to a full stdout: one line, exit 2"
-	"$KLEAKSCAN" "$X86" >/dev/full 2>"$TMP/err"
+	"$KLEAKSCAN" "$LOG" >/dev/full 2>"$TMP/err"
 	is "$?:$(cat "$TMP/err")" "2:kleakscan: cannot write standard output: \
 No space left on device" "scan to a full stdout: one line, exit 2"
 fi
@@ -157,15 +166,19 @@ if [ "$(id -u)" -ne 0 ]; then
 elif ! mount -t tmpfs -o size=64k kleakscan-test "$TMP/small" 2>/dev/null
 then
 	skip "a full tmpfs" "mounting a tmpfs is not allowed here"
-elif [ ! -d "$CORPUS/qemu" ]; then
-	skip "a full tmpfs" "no corpus at $CORPUS"
 else
 	MNT=$TMP/small
-	# Eight logs of real boots (1.5 MB or more), each printing more than
+	# Eight logs of boots (1.5 MB or more: the QEMU boots of the corpus,
+	# else the logs of tests/data, repeated), each printing more than
 	# the 64 KiB tmpfs holds: then every input a worker writes to a
 	# temporary file fills it.  With smaller outputs, whether two of them
 	# are ever waiting at once depends on the timing of a loaded machine.
-	find "$CORPUS/qemu" -name '*.log' | sort | xargs cat >"$TMP/all.log"
+	find "$BOOTS" -name '*.log' -o -name '*.console' -o -name '*.dmesg' |
+	    sort | xargs cat >"$TMP/all.log"
+	if ! [ -s "$TMP/all.log" ]; then
+		echo "Bail out! no logs under $BOOTS"
+		exit 99
+	fi
 	mkdir "$TMP/eight"
 	sz=1500000
 	while :; do
@@ -224,21 +237,17 @@ fi
 # --- Few descriptors: batches and the queue shrink, nothing falls back. --
 # (Each waiting input holds two temporary files, a batch one descriptor
 # per input; the budget leaves room for both under the limit.)
-if [ -d "$CORPUS" ]; then
-	"$KLEAKSCAN" -j1 -c $LOGS >"$TMP/f1.out" 2>/dev/null
-	bad=
-	for n in 32 24 20; do
-		for i in 1 2 3; do
-			(ulimit -n $n && "$KLEAKSCAN" -j4 -c $LOGS \
-			    >"$TMP/f2.out" 2>"$TMP/f2.err")
-			cmp -s "$TMP/f1.out" "$TMP/f2.out" || bad="$bad $n:out"
-			[ -s "$TMP/f2.err" ] && bad="$bad $n:$(head -n 1 "$TMP/f2.err")"
-		done
+"$KLEAKSCAN" -j1 -c $LOGS >"$TMP/f1.out" 2>/dev/null
+bad=
+for n in 32 24 20; do
+	for i in 1 2 3; do
+		(ulimit -n $n && "$KLEAKSCAN" -j4 -c $LOGS \
+		    >"$TMP/f2.out" 2>"$TMP/f2.err")
+		cmp -s "$TMP/f1.out" "$TMP/f2.out" || bad="$bad $n:out"
+		[ -s "$TMP/f2.err" ] && bad="$bad $n:$(head -n 1 "$TMP/f2.err")"
 	done
-	is "$bad" "" "32, 24 and 20 descriptors, -j4, three runs each: the output of -j1, nothing on stderr"
-else
-	skip "few descriptors" "no corpus at $CORPUS"
-fi
+done
+is "$bad" "" "32, 24 and 20 descriptors, -j4, three runs each: the output of -j1, nothing on stderr"
 
 # --- SIGKILL at many points: never a mix, and the leftover is named. ----
 # A test hook kills the program once it has written N bytes of its copy
@@ -256,10 +265,12 @@ if [ -d "$CORPUS/qemu" ]; then
 	(cd "$CORPUS/.." && find corpus/qemu -name '*.log' | sort |
 	    tar -czf "$TMP/k.tar.gz" -T - corpus/boot)
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do
-		cat "$X86"
-	done >"$TMP/k.log"
-	tar -czf "$TMP/k.tar.gz" -C "$TESTDATA" .
+	cat "$LOGS"/* >"$TMP/k.log"
+	while [ "$(wc -c <"$TMP/k.log")" -lt 2000000 ]; do
+		cat "$TMP/k.log" "$TMP/k.log" >"$TMP/k2.log"
+		mv "$TMP/k2.log" "$TMP/k.log"
+	done
+	tar -czf "$TMP/k.tar.gz" -C "$TMP" k.log -C "$TESTDATA" .
 fi
 "$KLEAKSCAN" --redact "$TMP/k.log" >"$TMP/k.red"
 "$KLEAKSCAN" --redact -o "$TMP/k.tar.gz.red" "$TMP/k.tar.gz" 2>/dev/null

@@ -1,6 +1,7 @@
 #!/bin/sh
 # jobs.sh - -j N: the same bytes on stdout and stderr and the same exit
-# status as -j 1 over ../shared/corpus (a directory, many operands, a
+# status as -j 1 over ../shared/corpus, or the logs of tests/data laid out
+# the same way when it is absent (a directory, many operands, a
 # --files-from list, archives with many members, stdin), with errors
 # among the inputs, -q, -l and -L, stdout and stderr to one file, --redact
 # and a closed pipe.
@@ -8,13 +9,14 @@
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+# Without it, the same walks over the project's own logs in its layout.
+if [ ! -d "$CORPUS" ]; then
+	diag "no corpus at $CORPUS: the logs of tests/data in its layout"
+	CORPUS=$(own_corpus "$TMP/own") || exit 99
+fi
 # The logs of the corpus (its captured/ sysroots are systems, read with
 # --live-root by live.sh: device-tree and notes files are binary).
 LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
-if [ ! -d "$CORPUS" ]; then
-	echo "1..0 # SKIP no corpus at $CORPUS"
-	exit 0
-fi
 
 # same DESC ARGS...: -j 1, -j 2 and -j 4 write the same stdout, the same
 # stderr and exit the same; ALSO_MERGED=1 also compares 2>&1.  Leaves
@@ -83,7 +85,7 @@ is "$(grep -c nonexistent "$TMP/j1.err")" 2 \
 # The binary file is met in a walk (named, it is scanned as text).
 mkdir "$TMP/bin"
 printf 'binary\0\1\2\n' >"$TMP/bin/bin"
-cp "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg" "$TMP/in"
+cp "$WRITTEN/x86_64-oops.dmesg" "$TMP/in"
 STDIN=$TMP/in ALSO_MERGED=1 same "errors, binary, stdin: text" \
     "$CORPUS/qemu" /nonexistent "$TMP/bin" - "$CORPUS/loghub" /nonexistent2
 is "$J1_STATUS" 2 "errors, binary, stdin (exit status)"
@@ -116,7 +118,7 @@ is "$(grep -c nonexistent "$TMP/j1.err")" 1 "-q: only the error before it"
 if command -v tar >/dev/null 2>&1 && command -v gzip >/dev/null 2>&1; then
 	(cd "$CORPUS/.." && tar -czf "$TMP/corpus.tar.gz" corpus/syzkaller)
 	(cd "$CORPUS/.." && tar -cf "$TMP/corpus.tar" corpus/qemu corpus/mail)
-	gzip -c "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg" >"$TMP/oops.gz"
+	gzip -c "$WRITTEN/x86_64-oops.dmesg" >"$TMP/oops.gz"
 	same "archives: text" "$TMP/corpus.tar.gz" "$TMP/oops.gz" \
 	    "$TMP/corpus.tar"
 	same "archives: --json" --json "$TMP/corpus.tar.gz" "$TMP/oops.gz" \

@@ -169,14 +169,14 @@ NATIVE=no
 diag "native journals: $NATIVE"
 
 # --- Exports written by hand (no tools needed). -------------------------
-LOG=$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg
+LOG=$WRITTEN/x86_64-oops.dmesg
 BOOT1=0123456789abcdef0123456789abcdef
 BOOT2=fedcba9876543210fedcba9876543210
 j export "$LOG" hand.export $BOOT1
 scan text.json "$LOG"
 j want "$LOG" text.json 1 >want
 n=$(wc -l <want | tr -d ' ')
-ok "the text log has findings to compare ($n)" test "$n" -ge 40
+ok "the text log has findings to compare ($n)" test "$n" -ge 8
 
 scan out.json hand.export
 is "$STATUS" 1 "hand-written export: exit status 1"
@@ -190,11 +190,11 @@ is "$(j got out.json)" "$(cat want)" "hand-written export on stdin: the same"
 
 # Text output: entryN:FIELD:line:col:, names as usual.
 "$KLEAKSCAN" -H hand.export >out.txt 2>&1
-first=$(grep -n 'RSP: 0018:ffffa667c016fe48' "$LOG" | head -1 | cut -d: -f1)
+first=$(grep -n 'RSP: 0018:ffffb7d2c0d3bd70' "$LOG" | head -1 | cut -d: -f1)
 ent=$(head -n "$first" "$LOG" | grep -c '^\[ *[0-9]*\.[0-9]*\] ')
 ent=$((ent - 1))
-is "$(grep 'ffffa667c016fe48 ' out.txt | head -1)" \
-    "hand.export:entry$ent:MESSAGE:1:11: vmalloc medium 0xffffa667c016fe48  RSP: 0018:ffffa667c016fe48 EFLAGS: 00010246" \
+is "$(grep 'ffffb7d2c0d3bd70 ' out.txt | head -1)" \
+    "hand.export:entry$ent:MESSAGE:1:11: vmalloc medium 0xffffb7d2c0d3bd70  RSP: 0018:ffffb7d2c0d3bd70 EFLAGS: 00010246" \
     "text: path:entryN:FIELD:line:col: region severity value  line"
 "$KLEAKSCAN" -b hand.export >out.txt 2>&1
 off=$(j leakoff out.json)
@@ -325,8 +325,8 @@ if [ "$NATIVE" = yes ]; then
 	cur=$(journalctl --file x.journal -o export | grep '^__CURSOR=' |
 	    sed -n "$((ent + 1))p" | sed 's/^__CURSOR=//')
 	"$KLEAKSCAN" -H x.journal >out.txt 2>&1
-	is "$(grep 'ffffa667c016fe48 ' out.txt | head -1)" \
-	    "x.journal:$cur:MESSAGE:1:11: vmalloc medium 0xffffa667c016fe48  RSP: 0018:ffffa667c016fe48 EFLAGS: 00010246" \
+	is "$(grep 'ffffb7d2c0d3bd70 ' out.txt | head -1)" \
+	    "x.journal:$cur:MESSAGE:1:11: vmalloc medium 0xffffb7d2c0d3bd70  RSP: 0018:ffffb7d2c0d3bd70 EFLAGS: 00010246" \
 	    "native journal, text: path:CURSOR:FIELD:line:col:"
 	# A directory of journals is walked, like /var/log/journal/.
 	mkdir -p var/log/journal/m

@@ -156,20 +156,24 @@ else
 fi
 
 # --- Known leak sources and physical addresses. ------------------------
-UB=$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg
-"$KLEAKSCAN" --json "$UB" >"$TMP/ub.json"
-is "$(python3 -c '
+# sources NAME LOG LINE COL PHYS FIRST: a finding in a known leak source
+# (x86-rsp at LINE:COL), physical addresses only with --physical (PHYS by
+# source), FIRST the ERE of the first.
+sources() {
+	"$KLEAKSCAN" --json "$2" >"$TMP/ub.json"
+	is "$(python3 -c '
 import json, sys
 for l in open(sys.argv[1]):
     e = json.loads(l)
-    if e["type"] == "finding" and (e["line"], e["column"]) == (873, 26):
-        print(e["rule"], bool(e["explain"]))' "$TMP/ub.json")" "x86-rsp True" \
-    "a finding in a known leak source carries its id and explanation"
-is "$(grep -c '"type":"finding".*"region":"physical"' "$TMP/ub.json")" 0 \
-    "physical addresses are not reported by default"
-"$KLEAKSCAN" --json --physical "$UB" >"$TMP/ubp.json"
-is "$?" 1 "--physical: exit status 1 (the oops leaks)"
-is "$(python3 -c '
+    if e["type"] == "finding" and (e["line"], e["column"]) == (int(sys.argv[2]), int(sys.argv[3])):
+        print(e["rule"], bool(e["explain"]))' "$TMP/ub.json" "$3" "$4")" \
+	    "x86-rsp True" \
+	    "$1: a finding in a known leak source carries its id and explanation"
+	is "$(grep -c '"type":"finding".*"region":"physical"' "$TMP/ub.json")" 0 \
+	    "$1: physical addresses are not reported by default"
+	"$KLEAKSCAN" --json --physical "$2" >"$TMP/ubp.json"
+	is "$?" 1 "$1: --physical: exit status 1 (the oops leaks)"
+	is "$(python3 -c '
 import json, sys, collections
 c = collections.Counter()
 for l in open(sys.argv[1]):
@@ -177,11 +181,24 @@ for l in open(sys.argv[1]):
     if e["type"] == "finding" and e["region"] == "physical":
         c[e["rule"]] += 1
 print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$TMP/ubp.json")" \
-    "e820-map=36 e820-ram-buffer=6 initmem-node=2 node-data=2 node-range=6 ramdisk=2 x86-cr3=10 x86-page-table=10 zone-range=4" \
-    "--physical: the memory map, node, zone, ramdisk and CR3 values by source"
-like "$(grep -m1 '"region":"physical"' "$TMP/ubp.json")" \
-    '"line":11,"column":34,.*"text":"0000000000000000".*"severity":"low".*"rule":"e820-map"' \
-    "--physical: 11:34 the first e820 range start"
+	    "$5" \
+	    "$1: --physical: the memory map, node, zone, ramdisk and CR3 values by source"
+	like "$(grep -m1 '"region":"physical"' "$TMP/ubp.json")" "$6" \
+	    "$1: --physical: the first e820 range start"
+}
+# Written: six e820 ranges, two RAM buffers, two node ranges, the
+# initmem, NODE_DATA and RAMDISK ranges, two zones, CR3 and "PGD 0 P4D 0".
+UB=$WRITTEN/x86_64-oops.dmesg
+sources "${UB##*/}" "$UB" 37 26 \
+    "e820-map=12 e820-ram-buffer=4 initmem-node=2 node-data=2 node-range=4 ramdisk=2 x86-cr3=1 x86-page-table=2 zone-range=4" \
+    '"line":4,"column":34,.*"text":"0000000000000000".*"severity":"low".*"rule":"e820-map"'
+if RUB=$(real x86_64-ubuntu-5.4-oops.dmesg); then
+	sources "real: Ubuntu 5.4" "$RUB" 873 26 \
+	    "e820-map=36 e820-ram-buffer=6 initmem-node=2 node-data=2 node-range=6 ramdisk=2 x86-cr3=10 x86-page-table=10 zone-range=4" \
+	    '"line":11,"column":34,.*"text":"0000000000000000".*"severity":"low".*"rule":"e820-map"'
+else
+	skip "real: Ubuntu 5.4: leak sources and physical addresses" "no corpus"
+fi
 printf '[    0.000000] BIOS-e820: [mem 0x0000000000100000-0x000000003ffdffff] usable\n' >"$TMP/e820.log"
 run --physical "$TMP/e820.log"
 is_status 0 "--physical: a memory map alone is no leak (exit status 0)"
@@ -195,6 +212,7 @@ is "$("$KLEAKSCAN" --redact --restrict=4 "$TMP/e820.log")" \
 is "$("$KLEAKSCAN" --redact "$TMP/e820.log")" "$(cat "$TMP/e820.log")" \
     "--restrict=2 leaves them"
 # The built-in copy is data/leak-sources.
+"$KLEAKSCAN" --json --physical "$UB" >"$TMP/ubp.json"
 "$KLEAKSCAN" --json --physical --leak-sources "$TOPSRC/data/leak-sources" "$UB" >"$TMP/ubf.json"
 ok "--leak-sources data/leak-sources: the same as the built-in copy" \
     cmp "$TMP/ubp.json" "$TMP/ubf.json"
@@ -204,6 +222,27 @@ is_status 2 "a bad --leak-sources file: exit status 2"
 like "$ERR" "bad\\.ls:2: unknown key 'bogus'" "a bad --leak-sources file: the line named"
 
 # --- Register dumps: a raw value and its symbol in one oops. -----------
+# Written lines: a 4.4 x86_64 oops whose RIP: 0010:[<..>]  [<..>] line
+# and frames name their symbols; the map places them 2 MiB lower.
+cat >"$TMP/reg.log" <<'EOF'
+[  301.118204] BUG: unable to handle kernel NULL pointer dereference at 0000000000000008
+[  301.118276] IP: [<ffffffff8134a2d6>] ext4_da_write_end+0x56/0x330
+[  301.118311] PGD 3b2f1067 PUD 3b2f0067 PMD 0 
+[  301.118340] Oops: 0000 [#1] SMP 
+[  301.118362] CPU: 1 PID: 2291 Comm: dd Not tainted 4.4.0-21-generic #37-Ubuntu
+[  301.118401] task: ffff88003b9d1c00 ti: ffff88003a6c4000 task.ti: ffff88003a6c4000
+[  301.118440] RIP: 0010:[<ffffffff8134a2d6>]  [<ffffffff8134a2d6>] ext4_da_write_end+0x56/0x330
+[  301.118488] RSP: 0018:ffff88003a6c7c98  EFLAGS: 00010246
+[  301.118520] Call Trace:
+[  301.118540]  [<ffffffff8118c9b4>] generic_perform_write+0x114/0x1c0
+[  301.118576]  [<ffffffff8118e862>] __generic_file_write_iter+0x1a2/0x1e0
+EOF
+printf '%s\n' 'ffffffff81000000 T _text' 'ffffffff8114a280 T ext4_da_write_end' \
+    'ffffffff80f8c8a0 T generic_perform_write' >"$TMP/reg.map"
+"$KLEAKSCAN" --json --system-map "$TMP/reg.map" "$TMP/reg.log" >"$TMP/reg.json"
+is "$(boots "$TMP/reg.json" | cut -d' ' -f3,4,8)" \
+    "0x200000 0xffffffff81200000 frame@2,value@2,value@3,value@6,register@7,frame@10" \
+    "x86: RIP: 0010:[<..>]  [<..>] ext4_da_write_end+0x56/0x330 is a register: a 2 MiB slide"
 # syzkaller's arm, riscv and x86 reports with a map written for the rule
 # (the real maps of those builds are not in the corpus).
 if [ -d "$CORPUS/syzkaller" ]; then
@@ -239,12 +278,13 @@ else
 fi
 
 # --- KASLR state lines are layout findings. ----------------------------
-OP=$TESTDATA/arm64-orangepi5-5.10-boot.dmesg
-"$KLEAKSCAN" --json "$OP" >"$TMP/op.json"
-is "$(boots "$TMP/op.json")" \
-    "0 1-520 None 0xffffffc011080000 5.10.110+ None text,physical memory-map@7,kaslr-failed@133,leak-source@507" \
-    "failed randomisation: evidence, no slide; ops pointers a kasld shape"
-is "$(python3 -c '
+# failed NAME LOG BOOT LINE TEXT: "KASLR disabled due to lack of seed" at
+# LINE (TEXT the whole line) is a medium layout finding; BOOT the boot.
+failed() {
+	"$KLEAKSCAN" --json "$2" >"$TMP/op.json"
+	is "$(boots "$TMP/op.json")" "$3" \
+	    "$1: failed randomisation: evidence, no slide; ops pointers a kasld shape"
+	is "$(python3 -c '
 import json, sys
 for l in open(sys.argv[1]):
     e = json.loads(l)
@@ -252,28 +292,63 @@ for l in open(sys.argv[1]):
         print(e["line"], e["column"], e["severity"], e["text"], e["value"], e["rule"])
     if e["type"] == "boot":
         print(e["kaslr_off"], e["kaslr_failed"], e["entropy_bits"])
-' "$TMP/op.json")" "133 22 medium disabled 0x0 kaslr-failed
+' "$TMP/op.json")" "$4 22 medium disabled 0x0 kaslr-failed
 False True 9" \
-    "KASLR disabled due to lack of seed: a medium layout finding"
-run --redact --restrict=4 "$OP"
-is "$(printf '%s\n' "$OUT" | sed -n 133p)" "[    2.222565] KASLR disabled due to lack of seed" \
-    "--restrict=4 leaves the state words alone"
+	    "$1: KASLR disabled due to lack of seed: a medium layout finding"
+	run --redact --restrict=4 "$2"
+	is "$(printf '%s\n' "$OUT" | sed -n "$4p")" "$5" \
+	    "$1: --restrict=4 leaves the state words alone"
+}
+failed arm64-boot.dmesg "$WRITTEN/arm64-boot.dmesg" \
+    "0 1-19 None 0xffffffc010f20000 5.10.160-rockchip None text,physical memory-map@4,kaslr-failed@11,leak-source@14" \
+    11 "[    0.032554] KASLR disabled due to lack of seed"
+if OP=$(real arm64-orangepi5-5.10-boot.dmesg); then
+	failed "real: Orange Pi 5" "$OP" \
+	    "0 1-520 None 0xffffffc011080000 5.10.110+ None text,physical memory-map@7,kaslr-failed@133,leak-source@507" \
+	    133 "[    2.222565] KASLR disabled due to lack of seed"
+else
+	skip "real: Orange Pi 5: failed randomisation" "no corpus"
+fi
 
 # --- Bases the kernel printed. -----------------------------------------
-AK=$TESTDATA/arm-anyka-3.4-layout.dmesg
-"$KLEAKSCAN" --json "$AK" >"$TMP/ak.json"
-is "$(boots "$TMP/ak.json" | cut -d' ' -f3,4,7,8)" \
-    "0x0 0xc0008000 text,modules,direct-map,vmalloc,fixmap,kernel,physical value@10,value@24,layout-dump@26,value@26,layout-dump@27,layout-dump@28,value@28,layout-dump@29,memory-map@42" \
-    "arm layout dump: vmalloc, lowmem, modules and .text lines are bases"
-is "$(python3 -c '
+# bases NAME LOG BOOT BASES: an arm layout dump gives the bases, exact.
+bases() {
+	"$KLEAKSCAN" --json "$2" >"$TMP/ak.json"
+	is "$(boots "$TMP/ak.json" | cut -d' ' -f3,4,7,8)" "$3" \
+	    "$1: arm layout dump: vmalloc, lowmem, modules and .text lines are bases"
+	is "$(python3 -c '
 import json, sys
 for l in open(sys.argv[1]):
     e = json.loads(l)
     if e["type"] == "boot":
         b = e["bases"]
         print(b["text"], b["modules"], b["direct-map"], b["vmalloc"], e["text_base_exact"], e["entropy_bits"])
-' "$TMP/ak.json")" "0xc0008000 0xbf000000 0xc0000000 0xc3000000 True 0" \
-    "arm layout dump: the bases as printed, exact"
+' "$TMP/ak.json")" "$4" "$1: arm layout dump: the bases as printed, exact"
+}
+bases arm-layout.dmesg "$WRITTEN/arm-layout.dmesg" \
+    "0x0 0xc0008000 text,modules,direct-map,vmalloc,fixmap,kernel,physical value@7,value@16,layout-dump@18,value@18,layout-dump@19,layout-dump@20,value@20,layout-dump@21,memory-map@28" \
+    "0xc0008000 0xbf000000 0xc0000000 0xc8800000 True 0"
+if AK=$(real arm-anyka-3.4-layout.dmesg); then
+	bases "real: anyka" "$AK" \
+	    "0x0 0xc0008000 text,modules,direct-map,vmalloc,fixmap,kernel,physical value@10,value@24,layout-dump@26,value@26,layout-dump@27,layout-dump@28,value@28,layout-dump@29,memory-map@42" \
+	    "0xc0008000 0xbf000000 0xc0000000 0xc3000000 True 0"
+else
+	skip "real: anyka: arm layout dump" "no corpus"
+fi
+# Written lines: a 4.4 x86_64 boot's "Freeing unused kernel memory:
+# NK (a - b)" ranges, the init text and two direct-map pieces.
+cat >"$TMP/freed.log" <<'EOF'
+[    0.000000] Linux version 4.4.0-142-generic (buildd@lgw01-amd64-033) (gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.10) ) #168-Ubuntu SMP Wed Jan 16 21:00:45 UTC 2019 (Ubuntu 4.4.0-142.168-generic 4.4.167)
+[    0.000000] BIOS-e820: [mem 0x0000000000000000-0x000000000009dfff] usable
+[    0.000000] BIOS-e820: [mem 0x0000000000100000-0x000000007fffffff] usable
+[    1.912420] Freeing unused kernel memory: 1492K (ffffffff81f41000 - ffffffff820b6000)
+[    1.918003] Freeing unused kernel memory: 2004K (ffff88000180b000 - ffff880001a00000)
+[    1.920114] Freeing unused kernel memory: 396K (ffff880001d9d000 - ffff880001e00000)
+EOF
+"$KLEAKSCAN" --json "$TMP/freed.log" >"$TMP/fr.json"
+is "$(boots "$TMP/fr.json" | cut -d' ' -f3,4,7,8)" \
+    "None 0xffffffff81e00000 text,direct-map,physical memory-map@2,freed-range@4,freed-range@5" \
+    "x86_64 4.4 (written): Freeing ... (a - b) ranges give the text base's 2 MiB"
 if [ -f "$CORPUS/boot/surface-book__dmesg.txt" ]; then
 	"$KLEAKSCAN" --json "$CORPUS/boot/surface-book__dmesg.txt" >"$TMP/sb.json"
 	is "$(boots "$TMP/sb.json" | cut -d' ' -f3,4,7,8)" \
@@ -284,7 +359,13 @@ else
 fi
 "$KLEAKSCAN" --json "$UB" >"$TMP/ubb.json"
 is "$(boots "$TMP/ubb.json" | cut -d' ' -f7,8)" \
-    "direct-map,vmalloc,physical memory-map@11,value@873,value@877" \
+    "text,direct-map,vmalloc,physical memory-map@4,value@37,value@38,kernel-offset@74" \
     "the e820 map is memory-map evidence of the physical base"
+if [ -n "$RUB" ]; then
+	"$KLEAKSCAN" --json "$RUB" >"$TMP/ubb.json"
+	is "$(boots "$TMP/ubb.json" | cut -d' ' -f7,8)" \
+	    "direct-map,vmalloc,physical memory-map@11,value@873,value@877" \
+	    "real: Ubuntu 5.4: the e820 map is memory-map evidence"
+fi
 
 done_testing

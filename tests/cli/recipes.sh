@@ -12,7 +12,7 @@
 README=$TOPSRC/README
 HOOKS=$TOPSRC/.pre-commit-hooks.yaml
 LEAK=$TOPSRC/data/sample-x86_64-oops.log
-CLEAN=$TESTDATA/riscv64-orangepi-rv2-6.6.dmesg
+CLEAN=$WRITTEN/riscv64-boot.dmesg
 PATH=$(cd "$(dirname "$KLEAKSCAN")" && pwd):$PATH
 export PATH
 
@@ -73,7 +73,7 @@ is "$STATUS" 0 "redact step: passes when something was redacted"
 ok "redact step: the leaking log is in redacted/logs/" \
     test -f "$TMP/leak/redacted/logs/sample-x86_64-oops.log"
 ok "redact step: the clean log is copied unchanged" \
-    cmp -s "$CLEAN" "$TMP/leak/redacted/logs/riscv64-orangepi-rv2-6.6.dmesg"
+    cmp -s "$CLEAN" "$TMP/leak/redacted/logs/riscv64-boot.dmesg"
 run -c "$TMP/leak/redacted/logs/sample-x86_64-oops.log"
 is "$OUT" 0 "redact step: the published copy has no finding"
 is "$(wc -c <"$TMP/leak/redacted/logs/sample-x86_64-oops.log")" \
@@ -117,10 +117,10 @@ step "$TMP/leak" "$entry logs/sample-x86_64-oops.log"
 is "$STATUS" 1 "hook: a leaking log fails the commit"
 n=$(printf '%s\n' "$OUT" | grep -c '^logs/sample-x86_64-oops\.log:[0-9]*:[0-9]*: ')
 is "$n" "$nleak" "hook: each finding is shown with its path"
-step "$TMP/leak" "$entry logs/riscv64-orangepi-rv2-6.6.dmesg"
+step "$TMP/leak" "$entry logs/riscv64-boot.dmesg"
 is "$STATUS" 0 "hook: a clean log passes"
 is "$OUT$ERR" "" "hook: a clean log prints nothing"
-step "$TMP/leak" "$entry logs/riscv64-orangepi-rv2-6.6.dmesg logs/sample-x86_64-oops.log"
+step "$TMP/leak" "$entry logs/riscv64-boot.dmesg logs/sample-x86_64-oops.log"
 is "$STATUS" 1 "hook: several files, one leaking, fail"
 if command -v python3 >/dev/null 2>&1; then
 	got=$(python3 -c '

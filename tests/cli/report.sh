@@ -6,7 +6,7 @@
 # fewer rows than findings, count every finding in exactly one row, and
 # be the same with -j 1 and -j 2.  The x86_64 QEMU boots of one kernel
 # with different KASLR slides must give the same templates; one real
-# oops report (tests/data/x86_64-syzkaller-4.15-frames.report) turned into
+# oops report (tests/data/written/x86_64-frames.report) turned into
 # a syslog file, a mail quote and a journal export must too.  SARIF is
 # checked by Microsoft's sarif-multitool when it is installed.  A
 # baseline made from half the corpus must leave exactly the templates of
@@ -23,7 +23,7 @@ CORPUS=$TOPSRC/../shared/corpus
 # The logs of the corpus (its captured/ sysroots are systems, read with
 # --live-root by live.sh: device-tree and notes files are binary).
 LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
-OOPS=$TESTDATA/x86_64-syzkaller-4.15-frames.report
+OOPS=$WRITTEN/x86_64-frames.report
 
 # py FILE EXPR...: run a python snippet with the JSON Lines of FILE in ev.
 cat >"$TMP/q.py" <<'EOF'
@@ -121,6 +121,22 @@ if [ -d "$CORPUS/qemu" ]; then
 else
 	skip "QEMU boots: the same templates" "no ../shared/corpus"
 fi
+# The same on the three KASLR boots of tests/data's four-boot console
+# (five lines each, one boot a file).
+awk -v d="$TMP" '/Linux version/ { n++ } n <= 3 { print >(d "/four." n) }' \
+    "$TESTDATA/x86_64-qemu-6.1-four-boots.console"
+prev=
+for n in 1 2 3; do
+	run --report --json "$TMP/four.$n"
+	printf '%s\n' "$OUT" >"$TMP/b.json"
+	got=$(py "$TMP/b.json" 'print(len(fps), " ".join(fps))')
+	[ -n "$prev" ] && is "$got" "$prev" "four-boots $n: the templates of boot 1"
+	prev=$got
+done
+is "$(grep -ho 'Kernel Offset: 0x[0-9a-f]*' "$TMP/four.1" "$TMP/four.2" \
+    "$TMP/four.3" | sort -u | wc -l | tr -d ' ')" 3 \
+    "... and the three boots have three slides"
+like "$prev" '^1 ' "... one template: the Kernel Offset line"
 
 # --- the whole corpus
 if [ -d "$CORPUS" ]; then

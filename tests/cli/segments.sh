@@ -1,6 +1,7 @@
 #!/bin/sh
 # segments.sh - report segments and the architecture rules of issue 14 on
-# real mails (tests/data/*.eml, see ATTRIBUTION): the architecture is
+# mails (written ones of tests/data/written, and the real ones of
+# ../shared/corpus/mail when it is there): the architecture is
 # decided per report inside a file, so a mail quoting reports of two
 # machines reads each in its own; mips64, arm64 and s390x reports that
 # carry only frames, "PC is at [<...>]" or lockdep lines get findings.
@@ -35,69 +36,109 @@ scan() {
 	python3 "$KLPY" "$TMP/s.json" >"$2" 2>&1 || echo "bad JSON" >"$2"
 }
 
-S390=$TESTDATA/s390x-linux-s390-6.1-warn.eml
-X86=$TESTDATA/x86_64-syzkaller-4.15-frames.report
-
 # --- A mail quoting an x86 report after an s390 one. -------------------
-# The s390 mail's own report decides s390x; the quoted x86 report
-# (its "BUG:" header, then RIP:) is a segment of its own from its header
-# on, with the findings it has alone, shifted by the mail's lines.
-n=$(wc -l <"$S390" | tr -d ' ')
-{ cat "$S390"; sed 's/^/> /' "$X86"; } >"$TMP/mixed.eml"
-scan "$TMP/mixed.eml" "$TMP/mixed"
-is "$STATUS" 1 "mixed: exit status"
-hdr=$((n + 5))
-# Boot events give lines of the file as stored: the first segment from
-# the message's first line (its header).  The s390 mail is
-# format=flowed, so the quoted empty line before the BUG: line ("> ",
-# line hdr-1) is a soft break that the BUG: line continues: the
-# decoded header line, and the x86 segment, start there.
-is "$(grep '^boot' "$TMP/mixed")" "$(printf 'boot 0 1 %d s390x\nboot 1 %d %d x86_64' \
-    $((hdr - 2)) $((hdr - 1)) $((n + 35)))" \
-    "mixed: two segments, the x86 one from its BUG: line (flowed: lines $((hdr - 1))-$hdr)"
-scan "$S390" "$TMP/s390"
-grep -v '^boot' "$TMP/s390" >"$TMP/s390.f"
-is "$(awk -v n=$n '$1 !~ /^boot/ && $1 + 0 <= n' "$TMP/mixed")" \
-    "$(cat "$TMP/s390.f")" "mixed: the s390 part as the mail alone"
-"$KLEAKSCAN" --json "$X86" >"$TMP/x.json"
-python3 "$KLPY" "$TMP/x.json" | grep -v '^boot' |
-    awk '{ split($1, a, ":"); print a[1] ":" a[2] + 2, $2, $3 }' >"$TMP/x86.f"
-"$KLEAKSCAN" --json "$TMP/mixed.eml" >"$TMP/m.json"
-python3 "$KLPY" "$TMP/m.json" "$n" | grep -v '^boot' |
-    awk '$1 + 0 > 0' >"$TMP/mixed.x"
-is "$(cat "$TMP/mixed.x")" "$(cat "$TMP/x86.f")" \
-    "mixed: the quoted x86 report as the report alone (x86_64, column + 2)"
-is "$(wc -l <"$TMP/x86.f" | tr -d ' ')" 16 "mixed: the x86 report has 16 findings"
+# mixed NAME S390 X86 BUG LAST FINDINGS: the s390 mail's own report
+# decides s390x; the quoted x86 report (its "BUG:" header on line BUG of
+# the report, then RIP:) is a segment of its own from its header on to
+# the report's LAST line, with the FINDINGS it has alone, shifted by the
+# mail's lines.
+mixed() {
+	n=$(wc -l <"$2" | tr -d ' ')
+	{ cat "$2"; sed 's/^/> /' "$3"; } >"$TMP/mixed.eml"
+	scan "$TMP/mixed.eml" "$TMP/mixed"
+	is "$STATUS" 1 "$1: mixed: exit status"
+	hdr=$((n + $4))
+	# Boot events give lines of the file as stored: the first segment
+	# from the message's first line (its header).  The s390 mail is
+	# format=flowed, so the quoted empty line before the BUG: line
+	# ("> ", line hdr-1) is a soft break that the BUG: line continues:
+	# the decoded header line, and the x86 segment, start there.
+	is "$(grep '^boot' "$TMP/mixed")" "$(printf 'boot 0 1 %d s390x\nboot 1 %d %d x86_64' \
+	    $((hdr - 2)) $((hdr - 1)) $((n + $5)))" \
+	    "$1: mixed: two segments, the x86 one from its BUG: line (flowed: lines $((hdr - 1))-$hdr)"
+	scan "$2" "$TMP/s390"
+	grep -v '^boot' "$TMP/s390" >"$TMP/s390.f"
+	is "$(awk -v n=$n '$1 !~ /^boot/ && $1 + 0 <= n' "$TMP/mixed")" \
+	    "$(cat "$TMP/s390.f")" "$1: mixed: the s390 part as the mail alone"
+	"$KLEAKSCAN" --json "$3" >"$TMP/x.json"
+	python3 "$KLPY" "$TMP/x.json" | grep -v '^boot' |
+	    awk '{ split($1, a, ":"); print a[1] ":" a[2] + 2, $2, $3 }' \
+	    >"$TMP/x86.f"
+	"$KLEAKSCAN" --json "$TMP/mixed.eml" >"$TMP/m.json"
+	python3 "$KLPY" "$TMP/m.json" "$n" | grep -v '^boot' |
+	    awk '$1 + 0 > 0' >"$TMP/mixed.x"
+	is "$(cat "$TMP/mixed.x")" "$(cat "$TMP/x86.f")" \
+	    "$1: mixed: the quoted x86 report as the report alone (x86_64, column + 2)"
+	is "$(wc -l <"$TMP/x86.f" | tr -d ' ')" "$6" \
+	    "$1: mixed: the x86 report has $6 findings"
+}
+mixed written "$WRITTEN/s390x-warn.eml" "$WRITTEN/x86_64-frames.report" \
+    4 29 13
+if S390=$(real s390x-linux-s390-6.1-warn.eml) &&
+    X86=$(real x86_64-syzkaller-4.15-frames.report); then
+	mixed real "$S390" "$X86" 5 35 16
+else
+	skip "real: a mail quoting an x86 report after an s390 one" "no corpus"
+fi
 
 # --- One machine, several reports: one segment, as before. ---------------
-f=x86_64-ubuntu-5.4-oops.dmesg
-scan "$TESTDATA/$f" "$TMP/one"
+f=x86_64-oops.dmesg
+scan "$WRITTEN/$f" "$TMP/one"
 is "$(grep -c '^boot' "$TMP/one")" 1 "$f: one segment for the boot"
 is "$(grep -v '^boot' "$TMP/one" | awk '{ print $2 }' | sort -u)" x86_64 \
     "$f: every finding x86_64"
 
-# --- mips64: CKSEG0 frames and the Code: line only. ----------------------
-f=mips64-linux-mips-loongson3-frames.eml
-scan "$TESTDATA/$f" "$TMP/m64"
-is "$(grep -v '^boot' "$TMP/m64" | tr '\n' ' ')" \
-    "30:7 mips64 text 31:7 mips64 text 32:7 mips64 text 33:7 mips64 text 34:7 mips64 text " \
-    "$f: the five frames are mips64 text"
-
-# --- arm64 4.x vendor kernel: "PC is at [<ffffff80...>]". -----------------
-f=arm64-linux-arm-kernel-4.x-pc-is-at.eml
-scan "$TESTDATA/$f" "$TMP/a64"
-is "$(grep -v '^boot' "$TMP/a64" | wc -l | tr -d ' ')" 18 "$f: 18 findings"
-is "$(grep -v '^boot' "$TMP/a64" | awk '{ sub(/-.*/, "", $2); print $2 }' |
+# --- Written mails that carry only frames, "PC is at" or lockdep lines. --
+f=mips64-frames.eml
+scan "$WRITTEN/$f" "$TMP/wm64"
+is "$(grep -v '^boot' "$TMP/wm64" | tr '\n' ' ')" \
+    "16:7 mips64 text 17:7 mips64 text 18:7 mips64 text 19:7 mips64 text 20:7 mips64 text " \
+    "$f: the five quoted CKSEG0 frames are mips64 text"
+f=arm64-pc-is-at.eml
+scan "$WRITTEN/$f" "$TMP/wa64"
+is "$(grep -v '^boot' "$TMP/wa64" | wc -l | tr -d ' ')" 8 "$f: 8 findings"
+is "$(grep -v '^boot' "$TMP/wa64" | awk '{ sub(/-.*/, "", $2); print $2 }' |
     sort -u)" arm64 "$f: all arm64"
-is "$(grep -c '^57:12 \|^58:12 \|^64:3 ' "$TMP/a64")" 3 \
+is "$(grep -c '^13:12 \|^14:12 \|^20:3 ' "$TMP/wa64")" 3 \
     "$f: PC, LR and the first frame"
+f=s390x-lockdep.eml
+scan "$WRITTEN/$f" "$TMP/ws57"
+is "$(grep '^boot' "$TMP/ws57")" "boot 0 1 32 s390x" "$f: s390x, lines 1-32"
+is "$(grep -c '^1[4-9]:6 s390x kernel\|^20:6 s390x kernel' "$TMP/ws57")" 7 \
+    "$f: the 7 Call Trace frames"
+is "$(grep -cE '^(2[23]:8|25:6) s390x kernel' "$TMP/ws57")" 3 \
+    "$f: the lockdep lines and the Last Breaking-Event-Address"
+is "$(grep -cE '^(2[7-9]|30):39 s390x kernel' "$TMP/ws57")" 4 \
+    "$f: the four irq event stamps"
 
-# --- s390x lockdep report: frames and Last Breaking-Event-Address. -------
-f=s390x-linux-s390-5.7-lockdep.eml
-scan "$TESTDATA/$f" "$TMP/s57"
-is "$(grep '^boot' "$TMP/s57")" "boot 0 1 74 s390x" "$f: s390x, lines 1-74"
-is "$(grep -c '^2[1-9]:6 s390x kernel\|^3[0-3]:6 s390x kernel' "$TMP/s57")" 13 \
-    "$f: the 13 Call Trace frames"
+# The real mails of ../shared/corpus that carry only frames, "PC is at"
+# or lockdep lines (skipped without the corpus).
+if ! [ -d "$REAL_CORPUS/mail" ]; then
+	skip "real: mips64 frames, arm64 PC is at, s390x lockdep" "no corpus"
+else
+	# --- mips64: CKSEG0 frames and the Code: line only. ----------------------
+	f=mips64-linux-mips-loongson3-frames.eml
+	scan "$(real "$f")" "$TMP/m64"
+	is "$(grep -v '^boot' "$TMP/m64" | tr '\n' ' ')" \
+	    "30:7 mips64 text 31:7 mips64 text 32:7 mips64 text 33:7 mips64 text 34:7 mips64 text " \
+	    "$f: the five frames are mips64 text"
+
+	# --- arm64 4.x vendor kernel: "PC is at [<ffffff80...>]". -----------------
+	f=arm64-linux-arm-kernel-4.x-pc-is-at.eml
+	scan "$(real "$f")" "$TMP/a64"
+	is "$(grep -v '^boot' "$TMP/a64" | wc -l | tr -d ' ')" 18 "$f: 18 findings"
+	is "$(grep -v '^boot' "$TMP/a64" | awk '{ sub(/-.*/, "", $2); print $2 }' |
+	    sort -u)" arm64 "$f: all arm64"
+	is "$(grep -c '^57:12 \|^58:12 \|^64:3 ' "$TMP/a64")" 3 \
+	    "$f: PC, LR and the first frame"
+
+	# --- s390x lockdep report: frames and Last Breaking-Event-Address. -------
+	f=s390x-linux-s390-5.7-lockdep.eml
+	scan "$(real "$f")" "$TMP/s57"
+	is "$(grep '^boot' "$TMP/s57")" "boot 0 1 74 s390x" "$f: s390x, lines 1-74"
+	is "$(grep -c '^2[1-9]:6 s390x kernel\|^3[0-3]:6 s390x kernel' "$TMP/s57")" 13 \
+	    "$f: the 13 Call Trace frames"
+fi
 
 # --- Boot lines of a message where decoded and stored lines differ. ------
 # Two boots (a second "Linux version" banner starts one).  Lines are

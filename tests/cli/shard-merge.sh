@@ -1,5 +1,6 @@
 #!/bin/sh
-# shard-merge.sh - --shard K/N and --merge on the shared corpus.
+# shard-merge.sh - --shard K/N and --merge on the shared corpus (or, when
+# it is absent, on the logs of tests/data laid out the same way).
 #
 # The N shards of a listing scan every input exactly once; --merge of
 # their --report --json outputs, in any order, in stages, from one
@@ -13,14 +14,25 @@
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
 set -f
-CORPUS=$TOPSRC/../shared/corpus
+CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+# Without it, the same runs over the project's own logs in its layout
+# (fewer inputs: MIN is the least a listing has).
+MIN=100
+if [ ! -d "$CORPUS/qemu" ]; then
+	MIN=40
+	diag "no corpus at $CORPUS: the logs of tests/data in its layout"
+	CORPUS=$(own_corpus "$TMP/own") || exit 99
+	# Five copies of each log, so that every shard has reports to damage.
+	find "$CORPUS/boot" "$CORPUS/loghub" "$CORPUS/mail" \
+	    "$CORPUS/syzkaller" -type f | while IFS= read -r f; do
+		for i in 2 3 4 5; do
+			cp "$f" "$f.$i"
+		done
+	done
+fi
 # The logs of the corpus (its captured/ sysroots are systems, read with
 # --live-root by live.sh: device-tree and notes files are binary).
 LOGS="$CORPUS/syzkaller $CORPUS/boot $CORPUS/loghub $CORPUS/mail $CORPUS/qemu"
-if [ ! -d "$CORPUS/qemu" ]; then
-	echo "1..0 # SKIP the shared corpus is not at $CORPUS"
-	exit 0
-fi
 K=$KLEAKSCAN
 R="--report --json"
 
@@ -42,7 +54,7 @@ for k in 1 2 3 4 5; do
 	    >>"$TMP/shard.names"
 done
 n=$(wc -l <"$TMP/all.names")
-ok "the corpus has inputs ($n)" test "$n" -gt 100
+ok "the corpus has inputs ($n)" test "$n" -gt "$MIN"
 sort "$TMP/shard.names" >"$TMP/shard.sorted"
 is "$(cmp "$TMP/all.names" "$TMP/shard.sorted" && echo same)" same \
     "5 shards list every input exactly once"
@@ -158,7 +170,7 @@ bad() {
 	like "$(cat "$TMP/bad.err")" "$pat" "$desc: the error"
 }
 
-head -c 20000 "$TMP/s2.json" >"$TMP/cut.json"
+head -c $(($(wc -c <"$TMP/s2.json") / 2)) "$TMP/s2.json" >"$TMP/cut.json"
 bad "a shard cut short" "^kleakscan: $TMP/cut.json:[0-9]+: " \
     "$TMP/s1.json" "$TMP/cut.json" "$TMP/s3.json"
 like "$(cat "$TMP/bad.err")" "shard 2/3 of [0-9]+ inputs is missing" \

@@ -23,10 +23,6 @@ if ! command -v python3 >/dev/null 2>&1; then
 	skip "call sites" "python3 is needed to read the JSON output"
 	done_testing
 fi
-if [ ! -d "$REPORT" ]; then
-	skip "call sites" "no corpus at $CORPUS"
-	done_testing
-fi
 
 # sites JSON: "input:line token file:line function conversion" of the
 # best call site of each finding that has one.
@@ -55,6 +51,52 @@ for l in open(sys.argv[1]):
         print(json.dumps(v))
 ' "$1" "$2"
 }
+
+# --- Written lines: the same kinds of findings, without the corpus. ------
+# A KASAN report, a register row, kmemleak and lockdep lines written for
+# the test in the formats of the 6.1 call sites (addresses made up).
+cat >"$TMP/written.log" <<'EOF'
+[   88.201337] ==================================================================
+[   88.201412] BUG: KASAN: slab-use-after-free in sock_def_readable+0x2c/0x1c0
+[   88.201460] Read of size 8 at addr ffff888011a3c2d8 by task kworker/1:2/93
+[   88.201502] 
+[   88.201766] The buggy address belongs to the object at ffff888011a3c200
+[   88.201766]  which belongs to the cache kmalloc-256 of size 256
+[   88.201821] The buggy address is located 216 bytes inside of
+[   88.201821]  256-byte region [ffff888011a3c200, ffff888011a3c300)
+[   88.201880] ==================================================================
+[   91.400112] RAX: ffff888011a3c200 RBX: 0000000000000000 RCX: ffffffff8127e0a4
+[   95.771245] kmemleak: unreferenced object 0xffff888014b07e40 (size 64):
+[   97.113500]  #0: ffff88801f6a2178 (&sb->s_type->i_mutex_key#8){+.+.}-{3:3}, at: do_truncate+0x10c/0x1e0
+EOF
+WWANT="written.log:3 ffff888011a3c2d8 mm/kasan/report.c:219 print_error_description %px
+written.log:5 ffff888011a3c200 mm/kasan/report.c:252 describe_object_addr %px
+written.log:8 ffff888011a3c200 mm/kasan/report.c:268 describe_object_addr %px
+written.log:8 ffff888011a3c300 mm/kasan/report.c:268 describe_object_addr %px
+written.log:10 ffff888011a3c200 arch/x86/kernel/process_64.c:81 __show_regs %016lx
+written.log:10 ffffffff8127e0a4 arch/x86/kernel/process_64.c:81 __show_regs %016lx
+written.log:11 ffff888014b07e40 mm/kmemleak.c:360 print_unreferenced %08lx
+written.log:12 ffff88801f6a2178 kernel/locking/lockdep.c:776 print_lock %px"
+XDG_CACHE_HOME=$TMP/wcache "$KLEAKSCAN" --json --kernel-source "$TREE" \
+    "$TMP/written.log" >"$TMP/w.json"
+is "$?" 1 "written: exit status 1 (leaks)"
+is "$(sites "$TMP/w.json")" "$WWANT" \
+    "written: KASAN, x86 register row, kmemleak and lockdep lines map to their 6.1 lines"
+XDG_CACHE_HOME=$TMP/wcache "$KLEAKSCAN" --json --kernel-source "$TREE" \
+    "$TMP/written.log" >"$TMP/w2.json"
+is "$(summary "$TMP/w2.json" cached) $(sites "$TMP/w2.json" | md5sum)" \
+    "true $(printf '%s\n' "$WWANT" | md5sum)" \
+    "written: the second run reads the cache, the same call sites"
+tar -C "$SRCDATA" -cJf "$TMP/w-linux-6.1.tar.xz" linux-6.1
+XDG_CACHE_HOME=$TMP/wcache "$KLEAKSCAN" --json \
+    --kernel-source "$TMP/w-linux-6.1.tar.xz" "$TMP/written.log" >"$TMP/w3.json"
+is "$(sites "$TMP/w3.json")" "$WWANT" \
+    "written: a tarball of the tree gives the same call sites"
+
+if [ ! -d "$REPORT" ]; then
+	skip "call sites of the corpus reports" "no corpus at $CORPUS"
+	done_testing
+fi
 
 # The lines of the reports the tests pin (the whole list is longer).
 WANT="472:7 ffff8881d411fca8 mm/kasan/report.c:219 print_error_description %px

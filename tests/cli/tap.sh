@@ -33,6 +33,10 @@ if [ -z "${KLEAKSCAN:-}" ]; then
 fi
 export TOPSRC TESTDATA KLEAKSCAN
 
+# The shared corpus of real logs beside the source tree (never copied
+# into it): tests read it there and skip what needs it when it is absent.
+REAL_CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
+
 tap_n=0
 tap_failed=0
 
@@ -112,6 +116,140 @@ skip() {
 	tap_n=$((tap_n + 1))
 	printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"
 }
+
+# real NAME: the path of a real log of $REAL_CORPUS, by the name the tests
+# give it: the whole corpus file, or the line range cut to $TMP/real-cut/NAME
+# (the corpus path and range are below).  Fails when the corpus is absent.
+real() {
+	real_r=
+	case $1 in
+	x86_64-ubuntu-5.4-oops.dmesg)
+		real_f=boot/Ubuntu-20.04-FIPS-logs__dmesg.txt ;;
+	x86_64-syzkaller-4.15-frames.report)
+		real_f=syzkaller/report/366 ;;
+	arm64-orangepi5-5.10-boot.dmesg)
+		real_f=boot/OrangePi5-OpenCL__dmesg.txt real_r=1,520 ;;
+	arm64-orangepi5-5.10-oops.dmesg)
+		real_f=boot/OrangePi5-OpenCL__dmesg.txt real_r=1280,1802 ;;
+	arm64-rg353v-6.4-console.log)
+		real_f=boot/rg353v_linux__latest_mainline.log ;;
+	arm64-syzkaller-6.1-oops.report)
+		real_f=syzkaller/report/680 ;;
+	arm-anyka-3.4-layout.dmesg)
+		real_f=boot/anyka-cams__dmesg.txt ;;
+	arm-syzkaller-6.3-vmsplit2g.report)
+		real_f=syzkaller/report/697 ;;
+	ppc64-syzkaller-5.4-oops.report)
+		real_f=syzkaller/report/431 ;;
+	ppc64-linuxppc-dev-5.12-e6500-warn.eml)
+		real_f=mail/linuxppc-dev/976adfdecacb752cc9ac6aea1b0640cbd28af44d.eml ;;
+	ppc64-linuxppc-dev-5.5-quoted-syslog.eml)
+		real_f=mail/linuxppc-dev/f3e724d756949b3ac73c28003c9052d2e9e960b0.eml ;;
+	ppc32-linuxppc-dev-6.11-e500-warn.eml)
+		real_f=mail/linuxppc-dev/00767a409bcf24e1c3f239e4dd4d8c806440b5a8.eml ;;
+	riscv64-orangepi-rv2-6.6.dmesg)
+		real_f=boot/orangepi-rv2-notes__dmesg.txt ;;
+	riscv64-syzkaller-5.11-oops.report)
+		real_f=syzkaller/report/607 ;;
+	mips64-linux-mips-6.19-loongson3.eml)
+		real_f=mail/linux-mips/3f9d6675c03d117ff9d3bac58569adbfff6b1817.eml ;;
+	mips32-linux-mips-5.9-24kec.eml)
+		real_f=mail/linux-mips/51d4ec9225c20f5fa09d41a93b68705ec6b2b59a.eml ;;
+	mips64-linux-mips-loongson3-frames.eml)
+		real_f=mail/linux-mips/f8c6a247c9340c5cca2c088ec407860abdc09605.eml ;;
+	s390x-linux-s390-6.1-warn.eml)
+		real_f=mail/linux-s390/8ceeab5364cde6dbcd16621ebe1723cb5a4cf5ac.eml ;;
+	s390x-linux-s390-5.7-lockdep.eml)
+		real_f=mail/linux-s390/0714a7f56762809455f091f80321af939c18414c.eml ;;
+	arm64-linux-arm-kernel-4.x-pc-is-at.eml)
+		real_f=mail/linux-arm-kernel/4ff7d3eaee7f98a73834e36afae59aaaa7257022.eml ;;
+	mail-arm-linux-arm-kernel-5.4-irqchip.eml)
+		real_f=mail/linux-arm-kernel/5fd7b238942577ddd42bdc2c075d8151bae790a0.eml ;;
+	i386-loghub-2.6.5.syslog)
+		real_f=loghub/loghub__Linux_Linux_2k.log real_r=901,2000 ;;
+	*)
+		echo "real: no such log: $1" >&2
+		return 1 ;;
+	esac
+	[ -f "$REAL_CORPUS/$real_f" ] || return 1
+	if [ -z "$real_r" ]; then
+		printf '%s\n' "$REAL_CORPUS/$real_f"
+		return 0
+	fi
+	mkdir -p "$TMP/real-cut" || return 1
+	[ -f "$TMP/real-cut/$1" ] ||
+	    sed -n "${real_r}p" "$REAL_CORPUS/$real_f" >"$TMP/real-cut/$1" || return 1
+	printf '%s\n' "$TMP/real-cut/$1"
+}
+
+# REAL_LOGS: the names real() knows, for loops over every real log.
+REAL_LOGS="x86_64-ubuntu-5.4-oops.dmesg x86_64-syzkaller-4.15-frames.report
+arm64-orangepi5-5.10-boot.dmesg arm64-orangepi5-5.10-oops.dmesg
+arm64-rg353v-6.4-console.log arm64-syzkaller-6.1-oops.report
+arm-anyka-3.4-layout.dmesg arm-syzkaller-6.3-vmsplit2g.report
+ppc64-syzkaller-5.4-oops.report ppc64-linuxppc-dev-5.12-e6500-warn.eml
+ppc64-linuxppc-dev-5.5-quoted-syslog.eml ppc32-linuxppc-dev-6.11-e500-warn.eml
+riscv64-orangepi-rv2-6.6.dmesg riscv64-syzkaller-5.11-oops.report
+mips64-linux-mips-6.19-loongson3.eml mips32-linux-mips-5.9-24kec.eml
+mips64-linux-mips-loongson3-frames.eml s390x-linux-s390-6.1-warn.eml
+s390x-linux-s390-5.7-lockdep.eml arm64-linux-arm-kernel-4.x-pc-is-at.eml
+mail-arm-linux-arm-kernel-5.4-irqchip.eml i386-loghub-2.6.5.syslog"
+
+# real_copy DIR: copy every real log into DIR under its name; fails
+# (copying nothing) when the corpus is absent.
+real_copy() {
+	[ -d "$REAL_CORPUS" ] || return 1
+	mkdir -p "$1" || return 1
+	for real_n in $REAL_LOGS; do
+		real_p=$(real "$real_n") || return 1
+		cp "$real_p" "$1/$real_n" || return 1
+	done
+}
+
+# WRITTEN: the logs written for the tests (tests/data/written).
+WRITTEN=$TESTDATA/written
+
+# fixtures DIR: fill DIR with the logs of the tests, one directory deep
+# (a subshell: globbing on whatever the caller's set -f):
+# the files of tests/data (ATTRIBUTION left out) and of tests/data/written,
+# and the real logs of the corpus when it is there.
+fixtures() (
+	set +f
+	mkdir -p "$1" || return 1
+	for fx_f in "$TESTDATA"/* "$WRITTEN"/*; do
+		[ -f "$fx_f" ] || continue
+		[ "${fx_f##*/}" = ATTRIBUTION ] && continue
+		cp "$fx_f" "$1/" || return 1
+	done
+	real_copy "$1" || :
+)
+
+# own_corpus DIR: the project's own logs in the layout of ../shared/corpus
+# (DIR/corpus: boot, loghub, mail, qemu/BOOT/console.log, syzkaller), for
+# the tests that walk the corpus to run without it; prints DIR/corpus.
+own_corpus() (
+	set +f
+	oc=$1/corpus
+	mkdir -p "$oc/boot" "$oc/loghub" "$oc/mail" "$oc/syzkaller" || return 1
+	for oc_f in "$TESTDATA"/*.console; do
+		oc_b=${oc_f##*/}
+		mkdir -p "$oc/qemu/${oc_b%.console}" &&
+		    cp "$oc_f" "$oc/qemu/${oc_b%.console}/console.log" ||
+		    return 1
+	done
+	# An input over 64 KiB (one a worker writes to a temporary file).
+	mkdir -p "$oc/qemu/three-boots" &&
+	    cat "$TESTDATA"/*.console "$TESTDATA"/*.console \
+	    "$TESTDATA"/*.console >"$oc/qemu/three-boots/console.log" &&
+	    xz -c "$TESTDATA"/x86_64-debian-6.1.0-57-System.map.slice \
+	    >"$oc/qemu/System.map-6.1.0-57-amd64.xz" || return 1
+	cp "$WRITTEN"/*.dmesg "$oc/boot/" &&
+	    cp "$WRITTEN"/*.eml "$oc/mail/" &&
+	    cp "$WRITTEN"/i386-syslog.log "$oc/loghub/" &&
+	    cp "$WRITTEN"/*.report "$WRITTEN"/arm64-oops.log \
+	    "$WRITTEN"/ppc64-oops.log "$oc/syzkaller/" || return 1
+	printf '%s\n' "$oc"
+)
 
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
 # newlines dropped), STATUS its exit status; $TMP/out and $TMP/err keep

@@ -50,14 +50,14 @@ vg "console log, --verdict with a System.map" --verdict \
     "$TESTDATA/x86_64-qemu-6.1-four-boots.console"
 
 mkdir logs
-cp "$TESTDATA"/*.dmesg "$TESTDATA"/*.report logs/
+cp "$WRITTEN"/* logs/
 tar -czf logs.tar.gz logs
 tar -cJf logs.tar.xz logs
 vg "tar.gz, --json" --json logs.tar.gz
 vg "--redact of a tar.xz, repacked" --redact -o clean.tar.xz logs.tar.xz
 vg "the repacked tar.xz, rescanned" -c clean.tar.xz
 
-python3 - "$TESTDATA/x86_64-ubuntu-5.4-oops.dmesg" >export <<'PYEOF'
+python3 - "$WRITTEN/x86_64-oops.dmesg" >export <<'PYEOF'
 import sys
 for i, line in enumerate(open(sys.argv[1], "rb")):
     sys.stdout.buffer.write(b"__CURSOR=c%d\n_BOOT_ID=0123456789abcdef0123456789abcdef\n"

@@ -64,7 +64,8 @@ pipe|cat \"\$1\" | \"\$2\" --json \$3 -
 pipe, --read-size 7|cat \"\$1\" | \"\$2\" --json \$3 --read-size 7 -"
 
 nfix=0
-for fx in "$TESTDATA"/*; do
+fixtures "$TMP/fx"
+for fx in "$TMP/fx"/*; do
 	case $fx in
 	*/ATTRIBUTION) continue ;;
 	esac
@@ -105,6 +106,6 @@ for fx in "$TESTDATA"/*; do
 		done <"$TMP/variants"
 	done
 done
-ok "at least one fixture in $TESTDATA" test "$nfix" -gt 0
+ok "at least one fixture (tap.sh fixtures)" test "$nfix" -gt 0
 
 done_testing

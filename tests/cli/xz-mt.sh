@@ -1,6 +1,6 @@
 #!/bin/sh
 # xz-mt.sh - xz decoded by liblzma's threaded decoder: multi-block files
-# made with xz -T2 --block-size=64KiB from the real logs in tests/data
+# made with xz -T2 --block-size=64KiB from the logs of the tests
 # give the findings of the uncompressed logs, as a file, on stdin, with
 # -j1 and -j2, single-block and concatenated streams too, and a .tar.xz
 # of them the findings of the .tar; a cut stream, a corrupted byte and
@@ -35,16 +35,24 @@ blocks() {
 	xz --robot -l "$1" | awk -F '\t' '$1 == "totals" { print $3 }'
 }
 
-# The real logs, one after the other: 410 KiB, seven 64 KiB blocks.
-cat "$TESTDATA"/x86_64-ubuntu-5.4-oops.dmesg \
-    "$TESTDATA"/i386-loghub-2.6.5.syslog \
-    "$TESTDATA"/riscv64-orangepi-rv2-6.6.dmesg \
-    "$TESTDATA"/x86_64-qemu-6.1-no-hash-pointers.console \
-    "$TESTDATA"/arm64-orangepi5-5.10-oops.dmesg \
-    "$TESTDATA"/x86_64-qemu-6.1-four-boots.console \
-    "$TESTDATA"/arm64-rg353v-6.4-console.log >all.log
-cp "$TESTDATA"/arm64-orangepi5-5.10-boot.dmesg first.log
-cp "$TESTDATA"/arm-anyka-3.4-layout.dmesg last.log
+# The real logs of ../shared/corpus, one after the other: 410 KiB, seven
+# 64 KiB blocks; without the corpus, the logs of tests/data six times.
+if real_copy real; then
+	cat real/x86_64-ubuntu-5.4-oops.dmesg real/i386-loghub-2.6.5.syslog \
+	    real/riscv64-orangepi-rv2-6.6.dmesg \
+	    "$TESTDATA"/x86_64-qemu-6.1-no-hash-pointers.console \
+	    real/arm64-orangepi5-5.10-oops.dmesg \
+	    "$TESTDATA"/x86_64-qemu-6.1-four-boots.console \
+	    real/arm64-rg353v-6.4-console.log >all.log
+	cp real/arm64-orangepi5-5.10-boot.dmesg first.log
+	cp real/arm-anyka-3.4-layout.dmesg last.log
+else
+	for i in 1 2 3 4 5 6; do
+		cat "$TESTDATA"/*.console "$WRITTEN"/*
+	done >all.log
+	cp "$WRITTEN"/arm64-boot.dmesg first.log
+	cp "$WRITTEN"/arm-layout.dmesg last.log
+fi
 xz -T2 --block-size=64KiB -c all.log >multi.xz
 nb=$(blocks multi.xz)
 ok "xz -T2 --block-size=64KiB wrote a multi-block file ($nb blocks)" \

@@ -13,7 +13,7 @@
  *
  * Seeds (corpus/journal/): journalctl --file -o export, json, json-seq
  * and json-pretty of a journal made by systemd-journal-remote from
- * kernel records of tests/data/x86_64-ubuntu-5.4-oops.dmesg (text,
+ * kernel records of a real Ubuntu 5.4 boot log (../shared/corpus) (text,
  * binary with a newline, invalid UTF-8, a repeated field, a nested byte
  * array), plus small damaged streams: a binary length past the end, a
  * 2^63 length, CRLF, a json-seq record cut by the next one.

@@ -8,7 +8,7 @@
  * end with a newline, as many rows as its state says), and its rows must
  * merge in no order: merged into an empty report twice, every row's
  * count doubles and no row is added.  Seeds (corpus/merge/): --report
- * --json --shard outputs of tests/data/x86_64-syzkaller-4.15-frames.report
+ * --json --shard outputs of a real syzkaller report (../shared/corpus)
  * (whole, cut short) and a plain --json stream.
  */
 #include "config.h"

@@ -39,8 +39,18 @@
 
 #include "kleak.h"
 
-#define LOG1	TESTDATA "/x86_64-ubuntu-5.4-oops.dmesg"
-#define LOG2	TESTDATA "/arm64-rg353v-6.4-console.log"	/* has a NUL */
+/*
+ * The two logs, built by setup() in the scratch directory from the logs
+ * of tests/data: LOG1 (some 120 KB, the size the limits of test-source.c
+ * assume) the project's QEMU console and a written x86_64 oops, twice;
+ * LOG2 a serial capture (CRLF line ends, NUL bytes) of a written arm64
+ * boot.
+ */
+#define LOG1	logone
+#define LOG2	logtwo
+#define LOG1_SRC1	TESTDATA "/x86_64-qemu-6.1-no-hash-pointers.console"
+#define LOG1_SRC2	TESTDATA "/written/x86_64-oops.dmesg"
+#define LOG2_SRC	TESTDATA "/written/arm64-boot.dmesg"
 #define MAXU	64
 #define KEEP	(4u << 20)
 
@@ -75,6 +85,7 @@ struct rec {
 };
 
 static char tmp[64];
+static char logone[96], logtwo[96];
 static uint8_t *oops, *rg353;
 static size_t oopslen, rg353len;
 
@@ -455,16 +466,63 @@ m_filter(int filter, const uint8_t *b, size_t n, size_t *outn)
 	return (r);
 }
 
-/* Group setup: a scratch directory and the two real logs. */
+/* Write the n bytes at b to path; 0, or -1. */
+static int
+put(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f;
+	int rc;
+
+	if ((f = fopen(path, "wb")) == NULL)
+		return (-1);
+	rc = fwrite(b, 1, n, f) == n ? 0 : -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return (rc);
+}
+
+/* Group setup: a scratch directory and the two logs. */
 static int
 setup(void **state)
 {
+	uint8_t *a, *b;
+	size_t na, nb, i, k;
+
 	(void)state;
 	snprintf(tmp, sizeof(tmp), "/tmp/test-input.XXXXXX");
 	if (mkdtemp(tmp) == NULL)
 		return (-1);
-	oops = slurp(LOG1, &oopslen);
-	rg353 = slurp(LOG2, &rg353len);
+	snprintf(logone, sizeof(logone), "%s/oops.log", tmp);
+	snprintf(logtwo, sizeof(logtwo), "%s/console.log", tmp);
+	a = slurp(LOG1_SRC1, &na);
+	b = slurp(LOG1_SRC2, &nb);
+	if (a == NULL || b == NULL)
+		return (-1);
+	oopslen = 2 * (na + nb);
+	if ((oops = malloc(oopslen)) == NULL)
+		return (-1);
+	for (i = 0; i < 2; i++) {
+		memcpy(oops + i * (na + nb), a, na);
+		memcpy(oops + i * (na + nb) + na, b, nb);
+	}
+	free(a);
+	free(b);
+	if ((a = slurp(LOG2_SRC, &na)) == NULL)
+		return (-1);
+	/* Two NULs first, as a serial line gives at power-on; CRLF. */
+	if ((rg353 = malloc(2 * na + 2)) == NULL)
+		return (-1);
+	rg353[0] = rg353[1] = 0;
+	for (i = 0, k = 2; i < na; i++) {
+		if (a[i] == '\n')
+			rg353[k++] = '\r';
+		rg353[k++] = a[i];
+	}
+	rg353len = k;
+	free(a);
+	if (put(logone, oops, oopslen) != 0 ||
+	    put(logtwo, rg353, rg353len) != 0)
+		return (-1);
 	signal(SIGPIPE, SIG_IGN);
 	return (0);
 }

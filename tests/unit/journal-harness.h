@@ -293,8 +293,11 @@ is_field(const struct cfield *f, const char *name, const void *v, size_t n,
 
 /*
  * Real data: the tools, a temporary directory, the records and what the
- * tools made of them.
+ * tools made of them.  The records are the lines of a real Ubuntu 5.4
+ * boot log of ../shared/corpus (none without it: real.n is 0).
  */
+#define REALLOG	TESTDATA "/../../../shared/corpus/boot/" \
+	"Ubuntu-20.04-FIPS-logs__dmesg.txt"
 struct rec {
 	uint64_t	 ts;		/* microseconds since boot */
 	uint8_t		*msg;
@@ -467,8 +470,11 @@ real_setup(void **state)
 	FILE *fp;
 
 	(void)state;
-	d = slurp(TESTDATA "/x86_64-ubuntu-5.4-oops.dmesg", &n);
-	assert_non_null(d);
+	/* The real boot log of ../shared/corpus; the real tests skip
+	 * without it (tests/cli/journal.sh runs the tools on written lines). */
+	d = slurp(REALLOG, &n);
+	if (d == NULL)
+		return (0);
 	for (l = d, e = d + n; l < e; l = nl + 1) {
 		nl = memchr(l, '\n', (size_t)(e - l));
 		if (nl == NULL)

@@ -2,8 +2,9 @@
  * test-chunk.c - kl_scan_chunked(): one file scanned in chunks on
  * threads gives the sink the events of kl_scan_feed() of the whole file,
  * in the same order, with the same counters, whatever the chunk size and
- * thread count: on real logs of several machines one after another
- * (chunks that disagree at their cuts), boots told apart by the clock,
+ * thread count: on logs of several machines one after another (chunks
+ * that disagree at their cuts: the logs of tests/data, and real ones of
+ * ../shared/corpus when it is there), boots told apart by the clock,
  * over-long lines scanned in windows, CRLF, no final newline; a sink
  * that stops the scan stops it at the same event; bad arguments and a
  * read error are errors.
@@ -22,6 +23,8 @@
 #include <cmocka.h>
 
 #include "kleak.h"
+
+#define CORPUS	TESTDATA "/../../../shared/corpus"
 
 /* Every event, as text. */
 struct trace {
@@ -217,7 +220,11 @@ chunked(const char *path, enum kl_arch_id arch, size_t window,
 
 static char tmpdir[] = "/tmp/kleak-test-chunk.XXXXXX";
 
-/* A file in the scratch directory made of the test data files named. */
+/*
+ * A file in the scratch directory made of the files named, under
+ * TESTDATA, or under CORPUS when the name starts with "corpus:" (NULL
+ * when one is missing: the corpus is absent).
+ */
 static const char *
 cat_files(const char *name, const char *const *files)
 {
@@ -230,9 +237,15 @@ cat_files(const char *name, const char *const *files)
 	o = fopen(path, "wb");
 	assert_non_null(o);
 	for (; *files != NULL; files++) {
-		snprintf(in, sizeof(in), "%s/%s", TESTDATA, *files);
+		if (strncmp(*files, "corpus:", 7) == 0)
+			snprintf(in, sizeof(in), "%s/%s", CORPUS, *files + 7);
+		else
+			snprintf(in, sizeof(in), "%s/%s", TESTDATA, *files);
 		i = fopen(in, "rb");
-		assert_non_null(i);
+		if (i == NULL) {
+			fclose(o);
+			return (NULL);
+		}
 		while ((n = fread(b, 1, sizeof(b), i)) > 0)
 			assert_int_equal(fwrite(b, 1, n, o), n);
 		fclose(i);
@@ -274,31 +287,59 @@ compare(const char *path, enum kl_arch_id arch, size_t window,
 
 /* Several machines one after another: cuts disagree, resync, rescan. */
 static void
-test_mixed(void **state)
+mixed(const char *const *files)
 {
-	static const char *const files[] = {
-		"arm64-orangepi5-5.10-boot.dmesg",
-		"x86_64-ubuntu-5.4-oops.dmesg",
-		"riscv64-orangepi-rv2-6.6.dmesg",
-		"arm-anyka-3.4-layout.dmesg",
-		"x86_64-qemu-6.1-four-boots.console",
-		"ppc64-syzkaller-5.4-oops.report",
-		"x86_64-qemu-6.1-no-hash-pointers.console",
-		"arm64-syzkaller-6.1-oops.report", NULL
-	};
 	struct kl_chunk_stats tot;
 	const char *p;
 
-	(void)state;
 	memset(&tot, 0, sizeof(tot));
 	p = cat_files("mixed.log", files);
+	if (p == NULL)
+		skip();
 	compare(p, KL_ARCH_AUTO, 64 << 10, &tot);
 	compare(p, KL_ARCH_AUTO, 4096, &tot);
 	compare(p, KL_ARCH_X86_64, 64 << 10, &tot);
 	assert_true(tot.chunks > 100);
 	assert_true(tot.accepted > 0);
 	assert_true(tot.resynced > 0);
-	assert_true(tot.rescanned > 0);
+}
+
+/* The logs of tests/data: the written ones and the QEMU boots. */
+static void
+test_mixed(void **state)
+{
+	static const char *const files[] = {
+		"written/arm64-boot.dmesg",
+		"written/x86_64-oops.dmesg",
+		"written/riscv64-boot.dmesg",
+		"written/arm-layout.dmesg",
+		"x86_64-qemu-6.1-four-boots.console",
+		"written/ppc64-oops.log",
+		"x86_64-qemu-6.1-no-hash-pointers.console",
+		"written/arm64-oops.log", NULL
+	};
+
+	(void)state;
+	mixed(files);
+}
+
+/* Real logs of ../shared/corpus (skipped without it). */
+static void
+test_mixed_real(void **state)
+{
+	static const char *const files[] = {
+		"corpus:boot/OrangePi5-OpenCL__dmesg.txt",
+		"corpus:boot/Ubuntu-20.04-FIPS-logs__dmesg.txt",
+		"corpus:boot/orangepi-rv2-notes__dmesg.txt",
+		"corpus:boot/anyka-cams__dmesg.txt",
+		"x86_64-qemu-6.1-four-boots.console",
+		"corpus:syzkaller/report/431",
+		"x86_64-qemu-6.1-no-hash-pointers.console",
+		"corpus:syzkaller/report/680", NULL
+	};
+
+	(void)state;
+	mixed(files);
 }
 
 /*
@@ -314,6 +355,7 @@ test_edges(void **state)
 	struct kl_chunk_stats tot;
 	char path[512];
 	FILE *o;
+	const char *p;
 	int i, k;
 
 	(void)state;
@@ -333,7 +375,9 @@ test_edges(void **state)
 	fclose(o);
 	compare(path, KL_ARCH_AUTO, 4096, &tot);
 	compare(path, KL_ARCH_X86_64, 4096, &tot);
-	compare(cat_files("four.log", files), KL_ARCH_AUTO, 4096, &tot);
+	p = cat_files("four.log", files);
+	assert_non_null(p);
+	compare(p, KL_ARCH_AUTO, 4096, &tot);
 	assert_true(tot.accepted > 0);
 }
 
@@ -343,7 +387,8 @@ test_stop(void **state)
 {
 	static const char *const files[] = {
 		"x86_64-qemu-6.1-four-boots.console",
-		"arm64-orangepi5-5.10-boot.dmesg", NULL
+		"x86_64-qemu-6.1-no-hash-pointers.console",
+		"written/arm64-boot.dmesg", NULL
 	};
 	static const size_t at[] = { 1, 10, 100, 200, 420 };
 	struct kl_chunk_stats cs;
@@ -353,6 +398,7 @@ test_stop(void **state)
 
 	(void)state;
 	p = cat_files("stop.log", files);
+	assert_non_null(p);
 	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
 		serial(p, KL_ARCH_AUTO, 64 << 10, at[i], &a);
 		chunked(p, KL_ARCH_AUTO, 64 << 10, 2000, 2, at[i], &b, &cs);
@@ -427,6 +473,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mixed),
+		cmocka_unit_test(test_mixed_real),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_errors),

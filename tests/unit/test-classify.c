@@ -181,12 +181,14 @@ static const struct tcase cases[] = {
 	  "000003ff80440dc2", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM),
 	  "frame", ANC },
 	/* s390x PSW: the address word is a pc, the mask is not */
-	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19", KL_ARCH_S390X, NOPO,
+	{ "mail/linux-s390/8ceeab5364cde6dbcd16621ebe1723cb5a4cf5ac.eml:19",
+	  KL_ARCH_S390X, NOPO,
 	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
 	  "(__netif_set_xps_queue+0x3dc/0xca8)",
 	  "00000000b05ec33c", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM),
 	  "pc", ANC },
-	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19", KL_ARCH_S390X, NOPO,
+	{ "mail/linux-s390/8ceeab5364cde6dbcd16621ebe1723cb5a4cf5ac.eml:19",
+	  KL_ARCH_S390X, NOPO,
 	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
 	  "(__netif_set_xps_queue+0x3dc/0xca8)",
 	  "0704e00180000000", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
@@ -195,7 +197,8 @@ static const struct tcase cases[] = {
 	 * s390x lockdep %px: no hashed %p there; context-only without a
 	 * code address of its GiB (anchored, it is kernel: test_s390_anchor)
 	 */
-	{ "tests/data/s390x-linux-s390-6.1-warn.eml:53", KL_ARCH_S390X, NOPO,
+	{ "mail/linux-s390/8ceeab5364cde6dbcd16621ebe1723cb5a4cf5ac.eml:53",
+	  KL_ARCH_S390X, NOPO,
 	  " #0: 0000000089af5188 (&dev->mutex){....}-{3:3}, at: "
 	  "__driver_attach+0xfe/0x208",
 	  "0000000089af5188", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
@@ -1032,6 +1035,9 @@ test_suppress_names(void **state)
 	assert_string_equal(kl_suppress_name(KL_SUP_COUNT), "unknown");
 }
 
+/* The corpus mail of the s390x WARNING the anchor cases come from. */
+#define S390_WARN "mail/linux-s390/8ceeab5364cde6dbcd16621ebe1723cb5a4cf5ac.eml"
+
 /*
  * s390x: a code address anchors its GiB; a register or bare value of the
  * same boot there is kernel (rule anchor), not a flag word.
@@ -1039,23 +1045,23 @@ test_suppress_names(void **state)
 static void
 test_s390_anchor(void **state)
 {
-	static const struct tcase psw = { "tests/data/s390x-linux-s390-6.1-"
-	    "warn.eml:19", KL_ARCH_S390X, NOPO, "Krnl PSW : 0704e00180000000 "
+	static const struct tcase psw = { S390_WARN
+	    ":19", KL_ARCH_S390X, NOPO, "Krnl PSW : 0704e00180000000 "
 	    "00000000b05ec33c (__netif_set_xps_queue+0x3dc/0xca8)",
 	    "00000000b05ec33c", 0, REG(KERNEL), SUP(NONE), CONF(MEDIUM), "pc",
 	    ANC };
-	static const struct tcase gprs = { "tests/data/s390x-linux-s390-6.1-"
-	    "warn.eml:21", KL_ARCH_S390X, NOPO, "Krnl GPRS: 00000000e7fb8b3f "
+	static const struct tcase gprs = { S390_WARN
+	    ":21", KL_ARCH_S390X, NOPO, "Krnl GPRS: 00000000e7fb8b3f "
 	    "0000000080000001 00000000b1870700 00000000b0ca1d3c",
 	    "00000000b1870700", 0, REG(KERNEL), SUP(NONE), CONF(LOW), "anchor",
 	    NOFL };
-	static const struct tcase flag = { "tests/data/s390x-linux-s390-6.1-"
-	    "warn.eml:21", KL_ARCH_S390X, NOPO, "Krnl GPRS: 00000000e7fb8b3f "
+	static const struct tcase flag = { S390_WARN
+	    ":21", KL_ARCH_S390X, NOPO, "Krnl GPRS: 00000000e7fb8b3f "
 	    "0000000080000001 00000000b1870700 00000000b0ca1d3c",
 	    "0000000080000001", 0, REG(NONE), SUP(CONTEXT_ONLY), CONF(LOW),
 	    "context-only", NOFL };
-	static const struct tcase gprs0 = { "tests/data/s390x-linux-s390-6.1-"
-	    "warn.eml:21 (no anchor yet)", KL_ARCH_S390X, NOPO, "Krnl GPRS: "
+	static const struct tcase gprs0 = { S390_WARN
+	    ":21 (no anchor yet)", KL_ARCH_S390X, NOPO, "Krnl GPRS: "
 	    "00000000e7fb8b3f 0000000080000001 00000000b1870700 "
 	    "00000000b0ca1d3c", "00000000b1870700", 0, REG(NONE),
 	    SUP(CONTEXT_ONLY), CONF(LOW), "context-only", NOFL };

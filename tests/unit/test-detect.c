@@ -483,7 +483,7 @@ t_ppc(void **state)
 	kl_detect_init(&st);
 	line(&st, "Faulting instruction address: 0xc00000000022d79c");
 	expect(&st, KL_ARCH_PPC64, 1);
-	/* tests/data/ppc64-linuxppc-dev-5.5-quoted-syslog.eml:49 */
+	/* mail/linuxppc-dev/f3e724d756949b3ac73c28003c9052d2e9e960b0.eml:49 */
 	kl_detect_init(&st);
 	line(&st, "> kernel: NIP:  c0000000002f9c70 LR: c0000000001a9b44 CTR: "
 	    "c000000000049ef0");

@@ -49,7 +49,7 @@ teardown(void **state)
 }
 
 /*
- * The KASLR state words: arm64-syzkaller-6.1-oops.report:71, the
+ * The KASLR state words: syzkaller/report/680:71 of the corpus, the
  * Orange Pi 5 boot (line 133), the qemu nokaslr boot (line 79);
  * a failed randomisation gives no slide.
  */

@@ -80,7 +80,7 @@ static const struct lcase cases[] = {
 	  "Exception stack(0xdf981fa8 to 0xdf981ff0)",
 	  "df981ff0", 0, 1, KL_CK_STACK, 0, 0 },
 	/* s390 PSW: the address word is a pc, with its symbol */
-	{ "tests/data/s390x-linux-s390-6.1-warn.eml:19",
+	{ "mail/linux-s390/8ceeab5364cde6dbcd16621ebe1723cb5a4cf5ac.eml:19",
 	  "Krnl PSW : 0704e00180000000 00000000b05ec33c "
 	  "(__netif_set_xps_queue+0x3dc/0xca8)",
 	  "00000000b05ec33c", 0, 1, KL_CK_PC, 1, 0 },

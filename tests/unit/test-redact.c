@@ -481,11 +481,11 @@ t_sample(void **state)
 	in = slurp(SRCDATA "/sample-x86_64-oops.log", &n);
 	want = strdup(in);
 	assert_non_null(want);
-	zero_once(want, "ffffa667c016fe48");
-	zero_once(want, "ffffa667c016fed8");
-	zero_once(want, "ffff993fa4e1c848");
-	zero_once(want, "ffffa667c016fe68");
-	zero_once(want, "ffff993fa4e00000");
+	zero_once(want, "ffffb0a1c1d37d98");
+	zero_once(want, "ffffb0a1c1d37dc0");
+	zero_once(want, "ffff8e4a3fd2a1c0");
+	zero_once(want, "ffffb0a1c1d37e60");
+	zero_once(want, "ffff8e4a3fd80000");
 	for (arch = 0; arch < 2; arch++)
 		for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 			rewrite(in, n, steps[i],

@@ -203,7 +203,7 @@ t_malformed(void **state)
 	free(buf);
 
 	/* a log, not a map */
-	t = kl_sym_load(TESTDATA "/x86_64-ubuntu-5.4-oops.dmesg", &err);
+	t = kl_sym_load(TESTDATA "/written/x86_64-oops.dmesg", &err);
 	assert_null(t);
 	assert_int_equal(err.code, KL_EFORMAT);
 	assert_non_null(strstr(err.msg, "not a symbol map"));
