@@ -494,6 +494,36 @@ bar_entry(const struct kl_ctx *c)
 }
 
 /*
+ * Is the token a bound of a /proc/iomem row, "  fd000000-febfffff : PCI
+ * Bus 0000:00" (kernel/resource.c r_show(): "%*s%0*llx-%0*llx : %s", two
+ * spaces a level)?  Physical and bus addresses, whatever their value (the
+ * bounds, and a device-tree node's unit address in the name): an i386 or
+ * arm machine's PCI windows and RAM sit where its kernel addresses
+ * would.
+ */
+static int
+iomem_entry(const struct kl_ctx *c)
+{
+	const uint8_t *m = c->msg;
+	size_t i = 0, a, b, n = c->len;
+
+	if (c->prefix || !c->msg_head)
+		return (0);
+	while (i < n && i < 32 && m[i] == ' ')
+		i++;
+	for (a = i; i < n && kl_isxdigit(m[i]); i++)
+		;
+	if (i - a < 4 || i - a > 16 || i >= n || m[i] != '-')
+		return (0);
+	for (b = ++i; i < n && kl_isxdigit(m[i]); i++)
+		;
+	if (i - b != b - 1 - a || n - i < 4 || memcmp(m + i, " : ", 3) != 0)
+		return (0);
+	/* ...and the unit address of a device-tree name: "dma@7ffb0000". */
+	return (c->tok == a || c->tok == b || c->tok >= i + 3);
+}
+
+/*
  * The label of the token.  A token with none may be the end of a range
  * (range_start()), which takes the label of its start, or a later column
  * of a register row ("GPR08: c000000002bac020 6b6b6b6b6b6b6b6b ...", mips
@@ -880,7 +910,7 @@ kl_label_context(const struct kl_ctx *c, struct kl_cinfo *ci)
 		sym_after(c->msg, c->len, c->tok + c->toklen, ci);
 	if (ci->kind == KL_CK_NONE && pte_entry(c))
 		ci->kind = KL_CK_PTE;
-	if (ci->kind == KL_CK_NONE && bar_entry(c))
+	if (ci->kind == KL_CK_NONE && (bar_entry(c) || iomem_entry(c)))
 		ci->kind = KL_CK_BAR;
 	if (ci->kind == KL_CK_NONE)
 		ci->kind = find_shape(c, ci);

@@ -29,8 +29,6 @@ fi
 KNOWN=$(cat <<'EOF'
 armhf-vexpress-2g:redact kleakscan does not find the 2G/2G split (PAGE_OFFSET 0x80000000) on this console (6.1 arm frames have no raw addresses; the map's _text 0x80008000 does not place it): with the 3G layout 0x80100000 and 0x80100060 (the identity map's physical bounds, which equal the kernel's virtual ones on vexpress) are no finding, so nothing rewrites them
 armhf-vexpress-2g:text-bounds kleakscan scans this console with the 3G/1G layout (PAGE_OFFSET 0xc0000000, not the 2G split it does not find): the vmalloc'd stacks' Exception stack(0xc08...) values are called text
-armhf-vexpress-2g:live-iomem /proc/iomem's physical addresses are read as kernel virtual ones: 7f... (devices below RAM at 0x80000000) as modules, 8... (Kernel code, Kernel data) as text
-i386:live-iomem /proc/iomem's physical addresses are read as kernel virtual ones: the PCI windows at fd000000-febfffff as kernel
 EOF
 )
 

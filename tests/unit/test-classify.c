@@ -469,6 +469,23 @@ static const struct tcase cases[] = {
 	  "\tMemory at e0300000 (32-bit, non-prefetchable) [size=16K]",
 	  "e0300000", 0, REG(NONE), SUP(PHYSICAL), CONF(HIGH), "physical",
 	  NOFL },
+	/* /proc/iomem rows: bounds and unit addresses are physical
+	   (tests/qemu/boots/i386 and armhf-vexpress-2g sysroots) */
+	{ "own boot i386 proc/iomem", KL_ARCH_I386, NOPO,
+	  "fd000000-febfffff : PCI Bus 0000:00", "febfffff", 0, REG(NONE),
+	  SUP(PHYSICAL), CONF(HIGH), "physical", NOFL },
+	{ "own boot armhf-vexpress-2g proc/iomem", KL_ARCH_ARM,
+	  UINT64_C(0x80000000), "  80008000-80cfffff : Kernel code",
+	  "80008000", 0, REG(NONE), SUP(PHYSICAL), CONF(HIGH), "physical",
+	  NOFL },
+	{ "own boot armhf-vexpress-2g proc/iomem", KL_ARCH_ARM,
+	  UINT64_C(0x80000000), "7ffb0000-7ffb0fff : dma@7ffb0000",
+	  "7ffb0000", 1, REG(NONE), SUP(PHYSICAL), CONF(HIGH), "physical",
+	  NOFL },
+	/* ...not a layout banner's range, nor unequal widths */
+	{ "hand-written (no iomem row)", KL_ARCH_I386, NOPO,
+	  "c1000000-c1ffff : x", "c1000000", 0, REG(TEXT), SUP(NONE),
+	  CONF(LOW), "value", NOFL },
 	/* ...but arm's mm->pgd is a virtual address (pre-4.15 %p). */
 	{ "hand-written (arm 3.x do_bad_area)", KL_ARCH_ARM, NOPO,
 	  "pgd = c3a84000", "c3a84000", 0, REG(KERNEL), SUP(NONE),
