@@ -251,6 +251,36 @@ own_corpus() (
 	printf '%s\n' "$oc"
 )
 
+# OWN_BOOTS: the project's own QEMU boots (tests/qemu/README.md).
+OWN_BOOTS=$TOPSRC/tests/qemu/boots
+
+# own_boot VARIANT: unpack that boot of tests/qemu/boots into
+# $TMP/boots/VARIANT (once) and print the directory: console.log, TRUTH,
+# kallsyms, sysroot.tar, root/ (sysroot.tar unpacked) and maps/ (its
+# System.map-RELEASE).  Fails when the boot or xz is not there.
+own_boot() {
+	ob_s=$OWN_BOOTS/$1 ob_d=$TMP/boots/$1
+	if [ ! -f "$ob_d/TRUTH" ]; then
+		[ -f "$ob_s/TRUTH.xz" ] && command -v xz >/dev/null 2>&1 ||
+		    return 1
+		mkdir -p "$ob_d/maps" "$ob_d/root" || return 1
+		for ob_f in "$ob_s"/*.xz; do
+			ob_g=${ob_f##*/}
+			case $ob_g in
+			System.map-*) xz -dc "$ob_f" >"$ob_d/maps/${ob_g%.xz}" ;;
+			*) xz -dc "$ob_f" >"$ob_d/${ob_g%.xz}" ;;
+			esac || return 1
+		done
+		tar -C "$ob_d/root" -xf "$ob_d/sysroot.tar" || return 1
+	fi
+	printf '%s\n' "$ob_d"
+}
+
+# truth DIR KEY: the value of KEY in the TRUTH of an own_boot directory.
+truth() {
+	sed -n "s/^$2: //p" "$1/TRUTH"
+}
+
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
 # newlines dropped), STATUS its exit status; $TMP/out and $TMP/err keep
 # the exact bytes.  Standard input is the caller's.
