@@ -157,35 +157,7 @@ fi
 
 # --- The project's own x86_64 boots (tests/qemu/boots), the same checks:
 # the console with the boot's trimmed System.map, and its /proc/kallsyms
-# cut (names the map holds once, text types, each its own +0x0).
-# named JSON MAP: "N bad" for the N kallsyms text lines whose name MAP
-# holds once; bad lists those not resolved to that name's address +0x0.
-named() {
-	python3 -c '
-import json, sys
-m, dup = {}, set()
-for l in open(sys.argv[2]):
-    w = l.split()
-    if len(w) >= 3:
-        if w[2] in m:
-            dup.add(w[2])
-        m.setdefault(w[2], int(w[0], 16))
-n, bad = 0, []
-for l in open(sys.argv[1]):
-    e = json.loads(l)
-    if e["type"] != "finding" or e["region"] != "text":
-        continue
-    w = e["line_text"].split()
-    if len(w) < 3 or w[0] != e["text"] or w[1] not in "Tt" or \
-       w[2] not in m or w[2] in dup:
-        continue
-    n += 1
-    name, _, off = (e["symbol"] or "").partition("+")
-    if not off.startswith("0x0/") or m.get(name) != m[w[2]]:
-        bad.append("%d:%s=%s" % (e["line"], w[2], e["symbol"]))
-print(n, " ".join(bad) or "-")
-' "$1" "$2"
-}
+# cut (global text names the map holds once, each its own +0x0).
 for v in x86_64-kaslr x86_64-nokaslr x86_64-no-hash-pointers; do
 	if ! d=$(own_boot "$v"); then
 		skip "own boot $v" "no $OWN_BOOTS/$v or no xz"
@@ -199,7 +171,7 @@ for v in x86_64-kaslr x86_64-nokaslr x86_64-no-hash-pointers; do
 	    "$d/kallsyms" >"$TMP/q.json"
 	is "$(boots "$TMP/q.json" | awk '{print $3}')" "$want" \
 	    "own $v: its kallsyms with the map give TRUTH's slide ($want)"
-	r=$(named "$TMP/q.json" "$d"/maps/System.map-*)
+	r=$(kallsyms_named "$TMP/q.json" "$d"/maps/System.map-*)
 	like "$r" '^[1-9][0-9]+ -$' \
 	    "own $v: each kallsyms address the map names resolves to that name ($r)"
 done

@@ -281,6 +281,45 @@ truth() {
 	sed -n "s/^$2: //p" "$1/TRUTH"
 }
 
+# kallsyms_named JSON MAP: "N BAD" for the N findings on kallsyms global
+# text lines ("ADDR T name") whose name MAP holds once and the scanned
+# kallsyms once; BAD ("-" for none) those not resolved to that name's
+# address +0x0 (the trimmed maps of tests/qemu/boots hold only some
+# symbols: the others resolve to an earlier one).
+kallsyms_named() {
+	python3 -c '
+import json, sys
+m, dup = {}, set()
+for l in open(sys.argv[2]):
+    w = l.split()
+    if len(w) >= 3:
+        if w[2] in m:
+            dup.add(w[2])
+        m.setdefault(w[2], int(w[0], 16))
+ev, seen = [], set()
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] != "finding" or e["region"] != "text":
+        continue
+    w = e["line_text"].split()
+    if len(w) < 3 or w[0] != e["text"] or w[1] != "T":
+        continue
+    if w[2] in seen:
+        dup.add(w[2])
+    seen.add(w[2])
+    ev.append((e, w))
+n, bad = 0, []
+for e, w in ev:
+    if w[2] not in m or w[2] in dup:
+        continue
+    n += 1
+    name, _, off = (e["symbol"] or "").partition("+")
+    if not off.startswith("0x0/") or m.get(name) != m[w[2]]:
+        bad.append("%d:%s=%s" % (e["line"], w[2], e["symbol"]))
+print(n, " ".join(bad) or "-")
+' "$1" "$2"
+}
+
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
 # newlines dropped), STATUS its exit status; $TMP/out and $TMP/err keep
 # the exact bytes.  Standard input is the caller's.
