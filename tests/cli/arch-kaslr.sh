@@ -151,9 +151,8 @@ for l in open(sys.argv[1]):
 	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$TMP/cut.log" >"$TMP/c.json"
 	is "$(slides "$TMP/c.json")" "$want" \
 	    "own arm64 without Kernel Offset: its kallsyms lines give TRUTH's slide"
-	r=$(kallsyms_named "$TMP/c.json" "$d"/maps/System.map-*)
-	like "$r" '^[1-9][0-9]+ -$' \
-	    "own arm64 without Kernel Offset: kallsyms values resolve to their names ($r)"
+	kallsyms_named "$TMP/c.json" "$d"/maps/System.map-* \
+	    "own arm64 without Kernel Offset: the kallsyms values the map names"
 else
 	skip "own arm64 boot" "no $OWN_BOOTS/arm64 or no xz"
 fi

@@ -171,9 +171,8 @@ for v in x86_64-kaslr x86_64-nokaslr x86_64-no-hash-pointers; do
 	    "$d/kallsyms" >"$TMP/q.json"
 	is "$(boots "$TMP/q.json" | awk '{print $3}')" "$want" \
 	    "own $v: its kallsyms with the map give TRUTH's slide ($want)"
-	r=$(kallsyms_named "$TMP/q.json" "$d"/maps/System.map-*)
-	like "$r" '^[1-9][0-9]+ -$' \
-	    "own $v: each kallsyms address the map names resolves to that name ($r)"
+	kallsyms_named "$TMP/q.json" "$d"/maps/System.map-* \
+	    "own $v: the kallsyms addresses the map names"
 done
 
 # --- Known leak sources and physical addresses. ------------------------

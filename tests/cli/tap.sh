@@ -281,13 +281,13 @@ truth() {
 	sed -n "s/^$2: //p" "$1/TRUTH"
 }
 
-# kallsyms_named JSON MAP: "N BAD" for the N findings on kallsyms global
-# text lines ("ADDR T name") whose name MAP holds once and the scanned
-# kallsyms once; BAD ("-" for none) those not resolved to that name's
+# kallsyms_named JSON MAP DESC: a check that the findings on kallsyms
+# global text lines ("ADDR T name") whose name MAP holds once and the
+# scanned kallsyms once, at least ten, each resolve to that name's
 # address +0x0 (the trimmed maps of tests/qemu/boots hold only some
 # symbols: the others resolve to an earlier one).
 kallsyms_named() {
-	python3 -c '
+	kn_r=$(python3 -c '
 import json, sys
 m, dup = {}, set()
 for l in open(sys.argv[2]):
@@ -317,7 +317,8 @@ for e, w in ev:
     if not off.startswith("0x0/") or m.get(name) != m[w[2]]:
         bad.append("%d:%s=%s" % (e["line"], w[2], e["symbol"]))
 print(n, " ".join(bad) or "-")
-' "$1" "$2"
+' "$1" "$2")
+	like "$kn_r" '^[1-9][0-9]+ -$' "$3: each resolves to its name ($kn_r)"
 }
 
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
