@@ -121,6 +121,27 @@ if [ -d "$CORPUS/qemu" ]; then
 else
 	skip "QEMU boots: the same templates" "no ../shared/corpus"
 fi
+# The same on the project's own x86_64 boots with KASLR on (tests/qemu/boots):
+# two slides, each console with its kallsyms.
+prev= slides=
+for v in x86_64-kaslr x86_64-no-hash-pointers; do
+	if ! d=$(own_boot "$v"); then
+		skip "own boot $v: the same templates" "no $OWN_BOOTS/$v or no xz"
+		continue
+	fi
+	run --report --json "$d/console.log" "$d/kallsyms"
+	printf '%s\n' "$OUT" >"$TMP/b.json"
+	got=$(py "$TMP/b.json" 'print(len(fps), " ".join(fps))')
+	slides="$slides $(tr -d '\r' <"$d/console.log" |
+	    sed -n 's/.*Kernel Offset: \(0x[0-9a-f]*\).*/\1/p')"
+	[ -n "$prev" ] && is "$got" "$prev" "own $v: the templates of x86_64-kaslr"
+	prev=$got
+done
+if [ -n "$prev" ]; then
+	is "$(printf '%s\n' $slides | sort -u | wc -l | tr -d ' ')" 2 \
+	    "... and the two own boots have two slides"
+	like "$prev" '^2 ' "... the kallsyms and Kernel Offset templates"
+fi
 # The same on the three KASLR boots of tests/data's four-boot console
 # (five lines each, one boot a file).
 awk -v d="$TMP" '/Linux version/ { n++ } n <= 3 { print >(d "/four." n) }' \

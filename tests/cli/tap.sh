@@ -258,7 +258,9 @@ OWN_BOOTS=$TOPSRC/tests/qemu/boots
 # $TMP/boots/VARIANT (once) and print the directory: console.log, TRUTH,
 # kallsyms, sysroot.tar, root/ (sysroot.tar unpacked) and maps/ (its
 # System.map-RELEASE).  Fails when the boot or xz is not there.
-own_boot() {
+# (A subshell: globbing on whatever the caller's set -f.)
+own_boot() (
+	set +f
 	ob_s=$OWN_BOOTS/$1 ob_d=$TMP/boots/$1
 	if [ ! -f "$ob_d/TRUTH" ]; then
 		[ -f "$ob_s/TRUTH.xz" ] && command -v xz >/dev/null 2>&1 ||
@@ -274,7 +276,7 @@ own_boot() {
 		tar -C "$ob_d/root" -xf "$ob_d/sysroot.tar" || return 1
 	fi
 	printf '%s\n' "$ob_d"
-}
+)
 
 # truth DIR KEY: the value of KEY in the TRUTH of an own_boot directory.
 truth() {
