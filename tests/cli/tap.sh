@@ -255,13 +255,13 @@ own_corpus() (
 OWN_BOOTS=$TOPSRC/tests/qemu/boots
 
 # own_boot VARIANT: unpack that boot of tests/qemu/boots into
-# $TMP/boots/VARIANT (once) and print the directory: console.log, TRUTH,
+# $TMP/own-boots/VARIANT (once) and print the directory: console.log, TRUTH,
 # kallsyms, sysroot.tar, root/ (sysroot.tar unpacked) and maps/ (its
 # System.map-RELEASE).  Fails when the boot or xz is not there.
 # (A subshell: globbing on whatever the caller's set -f.)
 own_boot() (
 	set +f
-	ob_s=$OWN_BOOTS/$1 ob_d=$TMP/boots/$1
+	ob_s=$OWN_BOOTS/$1 ob_d=$TMP/own-boots/$1
 	if [ ! -f "$ob_d/TRUTH" ]; then
 		[ -f "$ob_s/TRUTH.xz" ] && command -v xz >/dev/null 2>&1 ||
 		    return 1
