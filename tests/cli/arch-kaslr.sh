@@ -44,19 +44,25 @@ for l in open(sys.argv[1]):
         print(e["line"], e["region"], "ok" if ok else "bad")
 ' "$@"
 }
-# frames JSON: "region printed-symbol == symbol" of each [<addr>] frame.
+# frames JSON [trimmed]: "region ok|bad" of each [<addr>] frame: ok when
+# the symbol is the one printed; with "trimmed" (the trimmed maps of
+# tests/qemu/boots, whose sizes are the distance to the next symbol they
+# hold) only its name+offset.
 frames() {
 	python3 -c '
 import json, re, sys
+cut = len(sys.argv) > 2
 for l in open(sys.argv[1]):
     e = json.loads(l)
     if e["type"] != "finding":
         continue
     m = re.search(r"\[<" + e["text"] + r">\] (\S+)", e["line_text"])
     if m:
-        print(e["region"], "ok" if e["symbol"] == m.group(1) else
-              "bad %s %s" % (m.group(1), e["symbol"]))
-' "$1"
+        p, s = m.group(1), e["symbol"] or ""
+        if cut:
+            p, s = p.split("/")[0], s.split("/")[0]
+        print(e["region"], "ok" if s == p else "bad %s %s" % (p, s))
+' "$@"
 }
 
 A64=$QEMU/arm64-6.1.0-57-arm64-boot1
@@ -116,6 +122,64 @@ if [ -d "$MIPS" ]; then
 	    "mips64 boot1: frames text with their symbols"
 else
 	skip "the mips64 boot" "no $MIPS"
+fi
+
+# --- The project's own boots (tests/qemu/boots) against their TRUTH. ---
+if d=$(own_boot arm64); then
+	want=$(truth "$d" offset)
+	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$d/console.log" >"$TMP/a.json"
+	is "$(slides "$TMP/a.json" | sort -u)" "$want" \
+	    "own arm64: every boot segment gives TRUTH's slide ($want)"
+	# PHYS_OFFSET as printed; the direct map's base is PAGE_OFFSET
+	# (0xffff000000000000, 48-bit VA) minus it.
+	po=$(tr -d '\r' <"$d/console.log" | sed -n 's/.*PHYS_OFFSET: \(0x[0-9a-f]*\).*/\1/p')
+	dm=$(python3 -c 'import sys; print("0x%x" % ((0xffff000000000000 - int(sys.argv[1], 16)) % 2**64))' "$po")
+	like "$(grep 'PHYS_OFFSET' "$TMP/a.json" | grep '"type":"finding"')" \
+	    '"region":"layout".*"severity":"medium".*"rule":"arm64-phys-offset"' \
+	    "own arm64: PHYS_OFFSET is a layout finding"
+	is "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "boot" and e["phys_offset"]:
+        print(e["phys_offset"], e["bases"]["direct-map"])' "$TMP/a.json")" \
+	    "$po $dm" "own arm64: the verdict's direct-map base from PHYS_OFFSET ($dm)"
+	# Without the panic's Kernel Offset line, the captured kallsyms
+	# appended: its lines give the slide, each value its own name.
+	{ tr -d '\r' <"$d/console.log" | grep -v 'Kernel Offset:'
+	    cat "$d/kallsyms"; } >"$TMP/cut.log"
+	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$TMP/cut.log" >"$TMP/c.json"
+	is "$(slides "$TMP/c.json")" "$want" \
+	    "own arm64 without Kernel Offset: its kallsyms lines give TRUTH's slide"
+	kallsyms_named "$TMP/c.json" "$d"/maps/System.map-* \
+	    "own arm64 without Kernel Offset: the kallsyms values the map names"
+else
+	skip "own arm64 boot" "no $OWN_BOOTS/arm64 or no xz"
+fi
+if d=$(own_boot s390x); then
+	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$d/console.log" >"$TMP/s.json"
+	is "$(slides "$TMP/s.json" | sort -u)" "$(truth "$d" offset)" \
+	    "own s390x: TRUTH's slide ($(truth "$d" offset): no PRNG, KASLR disabled)"
+	r=$(frames "$TMP/s.json" trimmed | sort | uniq -c | sed 's/^ *//')
+	like "$r" '^[1-9][0-9]+ text ok$' \
+	    "own s390x: the Call Trace frames are text with their symbols ($r)"
+else
+	skip "own s390x boot" "no $OWN_BOOTS/s390x or no xz"
+fi
+if d=$(own_boot mips64el); then
+	want=$(truth "$d" offset)
+	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$d/console.log" >"$TMP/m.json"
+	is "$(slides "$TMP/m.json" | sort -u)" "$want" \
+	    "own mips64el: TRUTH's slide ($want) from its frames"
+	ok "own mips64el: the console prints the hashed Kernel relocated by" \
+	    grep -q 'Kernel relocated by 0x' "$d/console.log"
+	is "$(grep -c '"kind":"kernel-offset"' "$TMP/m.json")" 0 \
+	    "own mips64el: the hashed Kernel relocated by is no evidence"
+	r=$(frames "$TMP/m.json" trimmed | sort | uniq -c | sed 's/^ *//')
+	like "$r" '^[1-9][0-9]+ text ok$' \
+	    "own mips64el: frames text with their symbols ($r)"
+else
+	skip "own mips64el boot" "no $OWN_BOOTS/mips64el or no xz"
 fi
 
 # The kernel's own statement outside the modelled range (96 TiB on a

@@ -4,8 +4,8 @@
 # --json (and a --sarif) of the project's own logs in tests/data; one log
 # line written for this test brings the one new template.  A finding of
 # a baselined template is neither printed nor counted, and the exit
-# status is 1 only for a new one.  With ../shared/corpus the same holds
-# over its logs and QEMU boots.
+# status is 1 only for a new one.  The same holds over the project's own
+# QEMU boots, and with ../shared/corpus over its logs and QEMU boots.
 
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
@@ -102,15 +102,17 @@ is "$STATUS" 2 "--baseline with --redact: a usage error"
 run -q --baseline "$TMP/nonexistent" "$TMP/new.log"
 is "$STATUS" 2 "-q, a missing baseline: exit 2"
 
-# --- the corpus: its logs and QEMU boots
-if [ -d "$CORPUS/syzkaller" ]; then
-	set -- "$CORPUS/syzkaller" "$CORPUS/boot" "$CORPUS/mail" \
-	    "$CORPUS/qemu" "$CORPUS/loghub"
+# --- many logs: the corpus's logs and QEMU boots, the project's own boots
+# whole NAME DIR...: -q --baseline made from DIRs is clean on them, one
+# new template on top exits 1, and --json counts no finding.
+whole() {
+	wn=$1
+	shift
 	"$KLEAKSCAN" --report --json -j 2 "$@" >"$TMP/c.json" 2>/dev/null
 	run -q -j 2 --baseline "$TMP/c.json" "$@"
-	is "$STATUS" 0 "corpus: -q --baseline on the logs it was made from: exit 0"
+	is "$STATUS" 0 "$wn: -q --baseline on the logs it was made from: exit 0"
 	run -q -j 2 --baseline "$TMP/c.json" "$@" "$TMP/new.log"
-	is "$STATUS" 1 "corpus: -q --baseline with one new template: exit 1"
+	is "$STATUS" 1 "$wn: -q --baseline with one new template: exit 1"
 	"$KLEAKSCAN" --json -j 2 --baseline "$TMP/c.json" "$@" >"$TMP/cj.json" \
 	    2>/dev/null
 	is "$(summary "$TMP/cj.json" findings) $(python3 -c '
@@ -118,9 +120,25 @@ import json, sys
 print(sum(json.loads(l)["count"] for l in open(sys.argv[1])
           if "\"type\":\"template\"" in l))' "$TMP/c.json")" \
 	    "0 $(summary "$TMP/cj.json" baselined_findings)" \
-	    "corpus: --json counts no finding; the baselined ones are the report's"
+	    "$wn: --json counts no finding; the baselined ones are the report's"
+	ok "$wn: ... and there are some" \
+	    test "$(summary "$TMP/cj.json" baselined_findings)" -gt 0
+}
+if [ -d "$CORPUS/syzkaller" ]; then
+	whole corpus "$CORPUS/syzkaller" "$CORPUS/boot" "$CORPUS/mail" \
+	    "$CORPUS/qemu" "$CORPUS/loghub"
 else
 	skip "corpus: -q --baseline" "no ../shared/corpus"
+fi
+# The project's own QEMU boots (tests/qemu/boots): consoles and kallsyms.
+set --
+for b in $(ls "$OWN_BOOTS"); do
+	d=$(own_boot "$b") && set -- "$@" "$d/console.log" "$d/kallsyms"
+done
+if [ $# -gt 0 ]; then
+	whole "own boots ($(($# / 2)))" "$@"
+else
+	skip "own boots: -q --baseline" "no boots in $OWN_BOOTS or no xz"
 fi
 
 done_testing

@@ -6,8 +6,9 @@
 # finding of every kernel address of its kallsyms.
 #
 # Self-contained sysroots written here (lines of the shapes real systems
-# print: /proc/version, /proc/cpuinfo, kallsyms), then the captured
-# systems of ../shared/corpus/captured when they are there.
+# print: /proc/version, /proc/cpuinfo, kallsyms), the systems captured
+# by the project's own QEMU boots, then the captured systems of
+# ../shared/corpus/captured when they are there.
 . "$(dirname "$0")/tap.sh"
 
 CORPUS=${KLEAK_CORPUS:-$TOPSRC/../shared/corpus}
@@ -92,6 +93,32 @@ is "$(live_line "$d")" "s390x s390x 0x3fffe900000 None 3 kernel" \
 d=$(sysroot none "" "" 'ffffffff81000000 T _text\nffffffff81000000 T startup_64')
 is "$(live_line "$d")" "x86_64 x86_64 0xffffffff81000000 None 2 text" \
     "kallsyms alone: startup_64 names x86_64"
+
+# The captured systems of the project's own QEMU boots (tests/qemu/boots):
+# the architecture the boot's TRUTH names, the text base its runtime
+# _text or _stext, every kallsyms address but per-CPU offsets a finding.
+n=0
+for b in $(ls "$OWN_BOOTS"); do
+	d=$(own_boot "$b") || continue
+	n=$((n + 1))
+	set -- $(live_line "$d/root")
+	case $(truth "$d" arch) in
+	powerpc) want=ppc64 ;;
+	s390) want=s390x ;;
+	mips) want=mips64 ;;
+	*) want=$(truth "$d" arch) ;;
+	esac
+	is "$1" "$want" "own $b: arch $want (TRUTH: $(truth "$d" arch))"
+	rt=$(truth "$d" runtime_text)
+	is "$3" "$(printf '0x%x' "$rt")" \
+	    "own $b: the text base is TRUTH's runtime $(truth "$d" text_symbol) ($rt)"
+	# Per-CPU offsets are the absolute (A) symbols here: s390x's image
+	# sits at 0x100000, under the corpus test's zero-prefix rule.
+	k=$d/root/proc/kallsyms
+	is "$5" "$(awk '$2 != "A" && $2 != "a"' "$k" | wc -l | tr -d ' ')" \
+	    "own $b: every kallsyms address but the per-CPU (A) ones a finding"
+done
+[ "$n" -gt 0 ] || skip "own captured systems" "no boots in $OWN_BOOTS or no xz"
 
 # The captured systems of the shared corpus (kasld's fixtures).
 if [ -d "$CORPUS/captured" ]; then

@@ -110,6 +110,25 @@ same "no final newline" "$TMP/nonl.log" 4096
 same "a 200 KB line" "$TMP/long.log" 4096 50000
 is "$((CHUNKS > 0))" 1 "a 200 KB line: the chunked scan ran"
 
+# The project's own QEMU boots (tests/qemu/boots): nine machines' consoles
+# one after another (CR LF), then their captured dmesg without the
+# banners (LF; boots told apart by the kernel clock alone).
+: >"$TMP/own.log"
+: >"$TMP/ownd.log"
+for b in $(ls "$OWN_BOOTS"); do
+	d=$(own_boot "$b") || continue
+	cat "$d/console.log" >>"$TMP/own.log"
+	grep -v 'Linux version' "$d/root/sos_commands/kernel/dmesg" >>"$TMP/ownd.log"
+done
+if [ -s "$TMP/own.log" ]; then
+	same "own boots' consoles" "$TMP/own.log" 4096 100000
+	is "$((ACCEPTED > 0 && RESYNCED > 0))" 1 \
+	    "own boots' consoles: chunks accepted and resynced at new boots"
+	same "own boots' dmesg, no banner" "$TMP/ownd.log" 4096 50000
+	is "$((CHUNKS > 0))" 1 "own boots' dmesg: the chunked scan ran"
+else
+	skip "own boots in chunks" "no boots in $OWN_BOOTS or no xz"
+fi
 # The same on the real logs of ../shared/corpus when it is there.
 if [ -d "$CORPUS/qemu" ] && [ -d "$CORPUS/boot" ] &&
     real_copy "$TMP/real"; then

@@ -5,8 +5,9 @@
 #   - every fixture in tests/data (auto, and forced 64- and 32-bit
 #     profiles, so both token widths go through both engines),
 #   - every seed in tests/fuzz/corpus/*/ and tests/fuzz/regress/,
+#   - the project's own QEMU boots (tests/qemu/boots),
 #   - every file of ../shared/corpus when it is there (skipped if not),
-# one test per directory for the last two.
+# one test per directory (per boot) for the last three.
 
 . "${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/tap.sh"
 
@@ -75,6 +76,22 @@ for dir in "$TOPSRC"/tests/fuzz/corpus/*/ "$TOPSRC"/tests/fuzz/regress/; do
 	fi
 done
 ok "some fuzz seeds were compared" test "$nseed" -gt 0
+
+# The project's own QEMU boots (tests/qemu/boots): per boot, its console,
+# kallsyms and captured dmesg in one run, with its System.map.
+n=0
+for b in $(ls "$OWN_BOOTS"); do
+	d=$(own_boot "$b") || continue
+	n=$((n + 1))
+	if same_engines --system-map-dir "$d/maps" "$d/console.log" \
+	    "$d/kallsyms" "$d/root/sos_commands/kernel/dmesg"; then
+		pass "own boot $b: console, kallsyms, dmesg: fast = pcre2"
+	else
+		fail "own boot $b: console, kallsyms, dmesg: fast = pcre2"
+		why_differ
+	fi
+done
+[ "$n" -gt 0 ] || skip "own QEMU boots: fast = pcre2" "no boots in $OWN_BOOTS or no xz"
 
 # The shared corpus: one test per directory holding files.
 if [ -d "$CORPUS" ]; then

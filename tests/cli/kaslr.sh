@@ -155,6 +155,26 @@ else
 	skip "the QEMU boots" "no $QEMU"
 fi
 
+# --- The project's own x86_64 boots (tests/qemu/boots), the same checks:
+# the console with the boot's trimmed System.map, and its /proc/kallsyms
+# cut (global text names the map holds once, each its own +0x0).
+for v in x86_64-kaslr x86_64-nokaslr x86_64-no-hash-pointers; do
+	if ! d=$(own_boot "$v"); then
+		skip "own boot $v" "no $OWN_BOOTS/$v or no xz"
+		continue
+	fi
+	want=$(truth "$d" offset)
+	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$d/console.log" >"$TMP/q.json"
+	is "$(boots "$TMP/q.json" | awk '{print $3}' | sort -u)" "$want" \
+	    "own $v: every boot segment gives TRUTH's slide ($want)"
+	"$KLEAKSCAN" --json --system-map "$d"/maps/System.map-* \
+	    "$d/kallsyms" >"$TMP/q.json"
+	is "$(boots "$TMP/q.json" | awk '{print $3}')" "$want" \
+	    "own $v: its kallsyms with the map give TRUTH's slide ($want)"
+	kallsyms_named "$TMP/q.json" "$d"/maps/System.map-* \
+	    "own $v: the kallsyms addresses the map names"
+done
+
 # --- Known leak sources and physical addresses. ------------------------
 # sources NAME LOG LINE COL PHYS FIRST: a finding in a known leak source
 # (x86-rsp at LINE:COL), physical addresses only with --physical (PHYS by
@@ -276,6 +296,53 @@ if [ -d "$CORPUS/syzkaller" ]; then
 else
 	skip "register dumps" "no $CORPUS/syzkaller"
 fi
+# The same shapes on lines written for the test, with maps written to
+# match: an arm 5.10 oops (no KASLR: pc is ext4_fill_super+0x1c4 at the
+# map's address, slide 0) and a riscv64 6.12 one whose epc, ra and
+# frames sit 0x1a00000 above the map (kthread at ffffffff8004e1a0).
+# regs JSON: slide, text base and the register and frame evidence.
+regs() {
+	boots "$1" | cut -d' ' -f3,4,8 |
+	    sed 's/value@[0-9]*,//g; s/,value@[0-9]*//g'
+}
+cat >"$TMP/arm.log" <<'EOF'
+[  812.331904] 8<--- cut here ---
+[  812.332117] Unable to handle kernel NULL pointer dereference at virtual address 00000010
+[  812.332541] Internal error: Oops: 17 [#1] SMP ARM
+[  812.332760] Modules linked in:
+[  812.332948] CPU: 1 PID: 4411 Comm: mount Not tainted 5.10.0-28-armmp #1 Debian 5.10.209-2
+[  812.333302] Hardware name: Generic DT based system
+[  812.333511] PC is at ext4_fill_super+0x1c4/0x2a10
+[  812.333729] LR is at ext4_fill_super+0x1b0/0x2a10
+[  812.333950] pc : [<c0312c04>]    lr : [<c0312bf0>]    psr: 60000013
+[  812.334203] sp : c3a4bd58  ip : 00000000  fp : c3a4be2c
+[  812.334431] r10: c2e51000  r9 : 00000000  r8 : c1f0a800
+EOF
+printf '%s\n' 'c0008000 T _text' 'c0312a40 T ext4_fill_super' \
+    'c0315450 T ext4_mount' >"$TMP/arm.map"
+"$KLEAKSCAN" --json --system-map "$TMP/arm.map" "$TMP/arm.log" >"$TMP/reg.json"
+is "$(regs "$TMP/reg.json")" "0x0 0xc0008000 register@9,register@9" \
+    "arm (written): PC is at / LR is at and pc : [<..>] lr : [<..>] give slide 0"
+cat >"$TMP/rv.log" <<'EOF'
+[    0.000000] Linux version 6.12.38+deb13-riscv64 (debian-kernel@lists.debian.org) (riscv64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0, GNU ld (GNU Binutils for Debian) 2.44) #1 SMP Debian 6.12.38-1 (2025-07-16)
+[  301.604211] Unable to handle kernel NULL pointer dereference at virtual address 0000000000000018
+[  301.604982] Oops [#1]
+[  301.605455] CPU: 2 PID: 87 Comm: kworker/2:1 Not tainted 6.12.38+deb13-riscv64 #1 Debian 6.12.38-1
+[  301.605990] Hardware name: riscv-virtio,qemu (DT)
+[  301.606301] epc : kthread+0x9c/0x1d0
+[  301.606544]  ra : kthread+0x94/0x1d0
+[  301.606790] epc : ffffffff81a4e23c ra : ffffffff81a4e234 sp : ff20000000a3be80
+[  301.607250]  gp : ffffffff82ac3a18 tp : ff60000001f4c600 t0 : 0000000000000000
+[  301.607733] status: 0000000200000120 badaddr: 0000000000000018 cause: 000000000000000d
+[  301.608201] [<ffffffff81a4e23c>] kthread+0x9c/0x1d0
+[  301.608497] [<ffffffff81a03b6e>] ret_from_exception+0x0/0x16
+EOF
+printf '%s\n' 'ffffffff80000000 T _text' 'ffffffff80003b6e T ret_from_exception' \
+    'ffffffff8004e1a0 T kthread' >"$TMP/rv.map"
+"$KLEAKSCAN" --json --system-map "$TMP/rv.map" "$TMP/rv.log" >"$TMP/reg.json"
+is "$(regs "$TMP/reg.json")" \
+    "0x1a00000 0xffffffff81a00000 register@8,register@8,frame@11,frame@12" \
+    "riscv64 (written): epc : / ra : symbols, the raw epc ra line and frames: slide 0x1a00000"
 
 # --- KASLR state lines are layout findings. ----------------------------
 # failed NAME LOG BOOT LINE TEXT: "KASLR disabled due to lack of seed" at

@@ -59,18 +59,20 @@ like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
     "...and none in any paste shape"
 rm -rf "$TMP/w"
 
-# as_pastes LIST NAME: the logs listed in the file LIST, in every paste
-# shape, whole and in 20-line excerpts.
+# as_pastes LIST NAME [RECALL]: the logs listed in the file LIST, in
+# every paste shape, whole and in 20-line excerpts (that keep RECALL of
+# the tokens, 0.99 unless given, and add none).
 as_pastes() {
+	ap_r=${3:-0.99}
 	out=$(python3 "$P/pastes.py" "$KLEAKSCAN" "$TMP/w" $(cat "$1") 2>&1)
 	like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
 	    "$(wc -l <"$1" | tr -d ' ') $2: every shape gives the plain log's tokens"
 	[ "${out#ok }" = "$out" ] && diag "$out"
 	rm -rf "$TMP/w"
 	out=$(python3 "$P/pastes.py" "$KLEAKSCAN" "$TMP/w" --excerpt 20 \
-	    --min-recall 0.99 $(cat "$1") 2>&1)
+	    --min-recall "$ap_r" $(cat "$1") 2>&1)
 	like "$(printf '%s\n' "$out" | tail -n 1)" '^ok ' \
-	    "20-line excerpts of the $2: 99 % of the tokens in every shape, none added"
+	    "20-line excerpts of the $2: $ap_r of the tokens in every shape, none added"
 	[ "${out#ok }" = "$out" ] && diag "$out"
 	rm -rf "$TMP/w"
 }
@@ -91,5 +93,20 @@ fi
 ls "$TESTDATA"/*.console "$WRITTEN"/*.dmesg "$WRITTEN"/*.log \
     "$WRITTEN"/*.report | grep -v '/arm64-oops\.log$' >"$TMP/own"
 as_pastes "$TMP/own" "logs of tests/data"
+
+# The consoles of the project's own QEMU boots (tests/qemu/boots): every
+# architecture's boot, SysRq dumps and panic, CR LF as captured.  An
+# excerpt without the boot's banner loses what names i386, mips64 and
+# s390x, whose values then are no kernel address for sure: 0.75 of the
+# tokens (0.80 here; i386 none, mips64 0.67, s390x 0.90, the rest all).
+: >"$TMP/boots"
+for b in $(ls "$OWN_BOOTS"); do
+	d=$(own_boot "$b") && echo "$d/console.log" >>"$TMP/boots"
+done
+if [ -s "$TMP/boots" ]; then
+	as_pastes "$TMP/boots" "consoles of the own QEMU boots" 0.75
+else
+	skip "the own QEMU boots as pastes" "no boots in $OWN_BOOTS or no xz"
+fi
 
 done_testing

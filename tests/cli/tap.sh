@@ -251,6 +251,78 @@ own_corpus() (
 	printf '%s\n' "$oc"
 )
 
+# OWN_BOOTS: the project's own QEMU boots (tests/qemu/README.md).
+OWN_BOOTS=$TOPSRC/tests/qemu/boots
+
+# own_boot VARIANT: unpack that boot of tests/qemu/boots into
+# $TMP/own-boots/VARIANT (once) and print the directory: console.log, TRUTH,
+# kallsyms, sysroot.tar, root/ (sysroot.tar unpacked) and maps/ (its
+# System.map-RELEASE).  Fails when the boot or xz is not there.
+# (A subshell: globbing on whatever the caller's set -f.)
+own_boot() (
+	set +f
+	ob_s=$OWN_BOOTS/$1 ob_d=$TMP/own-boots/$1
+	if [ ! -f "$ob_d/TRUTH" ]; then
+		[ -f "$ob_s/TRUTH.xz" ] && command -v xz >/dev/null 2>&1 ||
+		    return 1
+		mkdir -p "$ob_d/maps" "$ob_d/root" || return 1
+		for ob_f in "$ob_s"/*.xz; do
+			ob_g=${ob_f##*/}
+			case $ob_g in
+			System.map-*) xz -dc "$ob_f" >"$ob_d/maps/${ob_g%.xz}" ;;
+			*) xz -dc "$ob_f" >"$ob_d/${ob_g%.xz}" ;;
+			esac || return 1
+		done
+		tar -C "$ob_d/root" -xf "$ob_d/sysroot.tar" || return 1
+	fi
+	printf '%s\n' "$ob_d"
+)
+
+# truth DIR KEY: the value of KEY in the TRUTH of an own_boot directory.
+truth() {
+	sed -n "s/^$2: //p" "$1/TRUTH"
+}
+
+# kallsyms_named JSON MAP DESC: a check that the findings on kallsyms
+# global text lines ("ADDR T name") whose name MAP holds once and the
+# scanned kallsyms once, at least ten, each resolve to that name's
+# address +0x0 (the trimmed maps of tests/qemu/boots hold only some
+# symbols: the others resolve to an earlier one).
+kallsyms_named() {
+	kn_r=$(python3 -c '
+import json, sys
+m, dup = {}, set()
+for l in open(sys.argv[2]):
+    w = l.split()
+    if len(w) >= 3:
+        if w[2] in m:
+            dup.add(w[2])
+        m.setdefault(w[2], int(w[0], 16))
+ev, seen = [], set()
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] != "finding" or e["region"] != "text":
+        continue
+    w = e["line_text"].split()
+    if len(w) < 3 or w[0] != e["text"] or w[1] != "T":
+        continue
+    if w[2] in seen:
+        dup.add(w[2])
+    seen.add(w[2])
+    ev.append((e, w))
+n, bad = 0, []
+for e, w in ev:
+    if w[2] not in m or w[2] in dup:
+        continue
+    n += 1
+    name, _, off = (e["symbol"] or "").partition("+")
+    if not off.startswith("0x0/") or m.get(name) != m[w[2]]:
+        bad.append("%d:%s=%s" % (e["line"], w[2], e["symbol"]))
+print(n, " ".join(bad) or "-")
+' "$1" "$2")
+	like "$kn_r" '^[1-9][0-9]+ -$' "$3: each resolves to its name ($kn_r)"
+}
+
 # run ARGS...: run the binary; OUT and ERR hold its output (trailing
 # newlines dropped), STATUS its exit status; $TMP/out and $TMP/err keep
 # the exact bytes.  Standard input is the caller's.

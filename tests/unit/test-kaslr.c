@@ -314,6 +314,48 @@ t_values(void **state)
 	assert_int_equal(v.nev, 3);	/* the first value of each region */
 }
 
+/*
+ * Feed lines FIRST..LAST of the console log PATH (messages after their
+ * dmesg timestamps) to an x86_64 kl_kaslr with MAP: the verdict is
+ * SLIDE, without conflict, KASLR off when OFF, the text base moved by it.
+ */
+static void
+qemu_boot(const char *path, uint64_t first, uint64_t last,
+    const struct kl_symtab *map, uint64_t slide, int off)
+{
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+	char buf[4096];
+	const char *m;
+	uint64_t ln;
+	size_t n;
+	FILE *f;
+
+	assert_non_null(f = fopen(path, "r"));
+	kl_kaslr_init(&k, KL_ARCH_X86_64, map);
+	for (ln = 1; ln <= last && fgets(buf, sizeof(buf), f) != NULL; ln++) {
+		if (ln < first)
+			continue;
+		n = strcspn(buf, "\r\n");
+		/* The message: after the dmesg timestamp. */
+		m = buf;
+		if (buf[0] == '[' && (m = strchr(buf, ']')) != NULL)
+			m += 2;
+		else
+			m = buf;
+		if (m > buf + n)
+			m = buf + n;
+		kl_kaslr_line(&k, ln, (const uint8_t *)m, (size_t)(buf + n - m));
+	}
+	fclose(f);
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, slide);
+	assert_int_equal(v.conflicts, 0);
+	assert_int_equal(v.kaslr_off, off);
+	assert_int_equal(v.text_base, UINT64_C(0xffffffff81000000) + slide);
+}
+
 /* The real QEMU boots: every console log gives its TRUTH.md slide. */
 static void
 t_qemu(void **state)
@@ -332,13 +374,8 @@ t_qemu(void **state)
 	};
 	struct kl_error err;
 	struct kl_symtab *map;
-	struct kl_kaslr k;
-	struct kl_boot_verdict v;
-	char path[512], buf[4096];
-	const char *m;
-	size_t i, n;
-	uint64_t ln;
-	FILE *f;
+	char path[512];
+	size_t i;
 
 	(void)state;
 	if (access(FULLMAP, R_OK) != 0)
@@ -349,31 +386,31 @@ t_qemu(void **state)
 	for (i = 0; i < sizeof(boots) / sizeof(boots[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s/console.log", CORPUS,
 		    boots[i].dir);
-		assert_non_null(f = fopen(path, "r"));
-		kl_kaslr_init(&k, KL_ARCH_X86_64, map);
-		for (ln = 1; fgets(buf, sizeof(buf), f) != NULL; ln++) {
-			n = strcspn(buf, "\r\n");
-			/* The message: after the dmesg timestamp. */
-			m = buf;
-			if (buf[0] == '[' && (m = strchr(buf, ']')) != NULL)
-				m += 2;
-			else
-				m = buf;
-			if (m > buf + n)
-				m = buf + n;
-			kl_kaslr_line(&k, ln, (const uint8_t *)m,
-			    (size_t)(buf + n - m));
-		}
-		fclose(f);
-		kl_kaslr_verdict(&k, &v);
-		assert_int_equal(v.has_slide, 1);
-		assert_int_equal(v.slide, boots[i].slide);
-		assert_int_equal(v.conflicts, 0);
-		assert_int_equal(v.kaslr_off, boots[i].off);
-		assert_int_equal(v.text_base,
-		    UINT64_C(0xffffffff81000000) + boots[i].slide);
+		qemu_boot(path, 1, UINT64_MAX, map, boots[i].slide,
+		    boots[i].off);
 	}
 	kl_sym_free(map);
+}
+
+/*
+ * The same on the project's QEMU boots in tests/data (tests/data/
+ * ATTRIBUTION): the no_hash_pointers console (TRUTH: 0x4c00000) and the
+ * four boots of one console, five lines each (TRUTH: 0x4200000,
+ * 0x1f600000, 0x2a400000, nokaslr), with the 20-line map slice.
+ */
+static void
+t_qemu_own(void **state)
+{
+	static const uint64_t four[] = { 0x4200000, 0x1f600000, 0x2a400000,
+	    0 };
+	uint64_t i;
+
+	(void)state;
+	qemu_boot(TESTDATA "/x86_64-qemu-6.1-no-hash-pointers.console", 1,
+	    UINT64_MAX, slice, 0x4c00000, 0);
+	for (i = 0; i < 4; i++)
+		qemu_boot(TESTDATA "/x86_64-qemu-6.1-four-boots.console",
+		    i * 5 + 1, i * 5 + 5, slice, four[i], i == 3);
 }
 
 /* A map from text (a few lines of System.map written for one rule). */
@@ -880,6 +917,7 @@ main(void)
 		cmocka_unit_test(t_conflict),
 		cmocka_unit_test(t_values),
 		cmocka_unit_test(t_qemu),
+		cmocka_unit_test(t_qemu_own),
 		cmocka_unit_test(t_register_arm),
 		cmocka_unit_test(t_register_riscv),
 		cmocka_unit_test(t_register_x86),
