@@ -522,18 +522,6 @@ for v in $(ls "$OWN_BOOTS"); do
 	{ tr -d '\r' <"$d/console.log"; cat "$d/kallsyms"; } >"$TMP/own.log"
 	r=$(deslide "$TMP/own.log" "$d"/maps/System.map-* "$t")
 	desc="own $v: the console and its kallsyms de-slid, each address the map's ($r)"
-	if [ "$v" = i386 ]; then
-		# A kleakscan bug: on i386, kallsyms lines paired with the map
-		# give no slide (slide_evidence 0; --live-root finds it).
-		tap_n=$((tap_n + 1))
-		case $r in
-		'ok: 1 boots, 1 de-slid'*) st=ok ;;
-		*) st='not ok' ;;
-		esac
-		printf '%s %d - %s # TODO i386 kallsyms lines give no slide\n' \
-		    "$st" "$tap_n" "$desc"
-		continue
-	fi
 	like "$r" \
 	    '^ok: 1 boots, 1 de-slid, 1 at slide 0 in the rescan; [1-9][0-9]+ image addresses at the map, [1-9][0-9]+ symbolised alike' \
 	    "$desc"

@@ -197,6 +197,44 @@ t_kallsyms(void **state)
 	    buf, sizeof(buf)), 0);
 }
 
+/*
+ * A 32-bit kernel's kallsyms lines have 8 digits (tests/qemu/boots/i386:
+ * map _text c1000000, runtime c9000000, slide 0x8000000).
+ */
+static void
+t_kallsyms32(void **state)
+{
+	static const char map[] =
+	    "c1000000 T _text\n"
+	    "c1000000 T _stext\n"
+	    "c100166c T __switch_to_asm\n"
+	    "c1a00000 T _etext\n"
+	    "c2000000 B _end\n";
+	struct kl_symtab *t;
+	struct kl_kaslr k;
+	struct kl_boot_verdict v;
+	struct kl_error err;
+
+	(void)state;
+	t = kl_sym_load_mem(map, strlen(map), "i386.map", &err);
+	assert_non_null(t);
+	kl_kaslr_init(&k, KL_ARCH_I386, t);
+	line(&k, 1, "c9000000 T _text");
+	line(&k, 2, "c900166c T __switch_to_asm");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.has_slide, 1);
+	assert_int_equal(v.slide, 0x8000000);
+	assert_int_equal(v.slide_votes, 2);
+	assert_int_equal(v.ev[0].kind, KL_EV_KALLSYMS);
+	/* Neither 7 nor 9 digits is a kallsyms line. */
+	kl_kaslr_init(&k, KL_ARCH_I386, t);
+	line(&k, 1, "c900000 T _text");
+	line(&k, 2, "0c9000000 T _text");
+	kl_kaslr_verdict(&k, &v);
+	assert_int_equal(v.slide_votes, 0);
+	kl_sym_free(t);
+}
+
 /* Frames: "[<addr>] sym+off/size" pairs; modules and others ignored. */
 static void
 t_frames(void **state)
@@ -912,6 +950,7 @@ main(void)
 		cmocka_unit_test(t_off),
 		cmocka_unit_test(t_off_i386),
 		cmocka_unit_test(t_kallsyms),
+		cmocka_unit_test(t_kallsyms32),
 		cmocka_unit_test(t_frames),
 		cmocka_unit_test(t_impossible),
 		cmocka_unit_test(t_conflict),
