@@ -340,7 +340,7 @@ kallsyms_line(struct kl_kaslr *k, uint64_t line, const uint8_t *m, size_t n)
 
 	/* 16 digits, or 8 on a 32-bit kernel (i386, arm, ppc32, mips). */
 	if (n < 12 || !hex_at(m, n, &i, &v) || (i != 16 && i != 8) ||
-	    m[i] != ' ')
+	    i >= n || m[i] != ' ')
 		return (0);
 	i++;
 	if (i + 2 >= n || !kl_isalnum(m[i]) || m[i + 1] != ' ')

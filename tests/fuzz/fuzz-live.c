@@ -6,10 +6,11 @@
  * kl_live_section() on the bytes as a supportconfig report file.
  *
  * Invariants: the mask changes only hex digits, each to '0', and masking
- * twice changes nothing more; a symbol range has lo <= hi, _text inside
- * it, and only top-bit values; a relative path lies inside the name,
- * does not start with '/' or "./", and is not empty.  A broken invariant
- * aborts.
+ * twice changes nothing more; a symbol range has lo <= hi, _text and
+ * _stext inside it, and only top-bit values (or, 64-bit, text symbols
+ * at or above 64 KiB: s390x before 6.5); a relative path lies inside
+ * the name, does not start with '/' or "./", and is not empty.  A broken
+ * invariant aborts.
  *
  * Seeds (corpus/live/): the files of tests/live-root (kallsyms of
  * the corpus boot, proc/1/status with its signal masks, the dmesg), a
@@ -58,10 +59,13 @@ symrange(const char *p, size_t n, unsigned bits)
 		return;
 	}
 	check(r.lo <= r.hi);
-	check(bits == 64 ? (r.lo >> 63) == 1 : r.lo >= 0x80000000u &&
+	/* 64-bit: the top bit, or a text symbol at or above 64 KiB. */
+	check(bits == 64 ? r.lo >= 0x10000u : r.lo >= 0x80000000u &&
 	    r.hi <= 0xffffffffu);
 	if (r.have_text)
 		check(r.lo <= r.text && r.text <= r.hi);
+	if (r.have_stext)
+		check(r.lo <= r.stext_addr && r.stext_addr <= r.hi);
 }
 
 /*

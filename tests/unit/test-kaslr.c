@@ -226,6 +226,23 @@ t_kallsyms32(void **state)
 	assert_int_equal(v.slide, 0x8000000);
 	assert_int_equal(v.slide_votes, 2);
 	assert_int_equal(v.ev[0].kind, KL_EV_KALLSYMS);
+	/*
+	 * Digits to the end of the line, read from a buffer of their exact
+	 * size (fuzz-kaslr found the read one past them:
+	 * tests/fuzz/regress/kaslr-kallsyms-digits-only.txt).
+	 */
+	{
+		char *b = malloc(16);
+
+		assert_non_null(b);
+		memcpy(b, "c9000000c9000000", 16);
+		(void)kl_kaslr_line(&k, 3, (const uint8_t *)b, 16);
+		memcpy(b, "c9000000 T _text", 16);
+		(void)kl_kaslr_line(&k, 4, (const uint8_t *)b, 16);
+		free(b);
+		kl_kaslr_verdict(&k, &v);
+		assert_int_equal(v.slide_votes, 3);
+	}
 	/* Neither 7 nor 9 digits is a kallsyms line. */
 	kl_kaslr_init(&k, KL_ARCH_I386, t);
 	line(&k, 1, "c900000 T _text");
