@@ -112,14 +112,22 @@ else
 	skip "the s390x boot" "no $S390"
 fi
 
+# mips_boot NAME MAPDIR CONSOLE SLIDE [trimmed]: a mips64 boot whose
+# frames give the slide and whose "Kernel relocated by" is hashed; its
+# frames are text with their symbols (trimmed: the map holds only some,
+# so each frame is compared without its /size).
+mips_boot() {
+	"$KLEAKSCAN" --json --system-map-dir "$2" "$3" >"$TMP/m.json"
+	is "$(slides "$TMP/m.json" | sort -u)" "$4" "$1: slide $4 from its frames"
+	is "$(grep -c '"kind":"kernel-offset"' "$TMP/m.json")" 0 \
+	    "$1: the hashed Kernel relocated by is no evidence"
+	r=$(frames "$TMP/m.json" $5 | cut -d' ' -f1,2 | sort | uniq -c |
+	    sed 's/^ *//')
+	like "$r" '^[1-9][0-9]* text ok$' "$1: frames text with their symbols ($r)"
+}
 MIPS=$QEMU/mips64-6.1.0-50-5kc-malta-boot1
 if [ -d "$MIPS" ]; then
-	"$KLEAKSCAN" --json --system-map-dir "$QEMU" "$MIPS/console.log" >"$TMP/m.json"
-	is "$(slides "$TMP/m.json" | sort -u)" "0x12d0000" "mips64 boot1: slide 0x12d0000 (TRUTH.md)"
-	is "$(grep -c '"kind":"kernel-offset"' "$TMP/m.json")" 0 \
-	    "mips64 boot1: the hashed Kernel relocated by is no evidence"
-	is "$(frames "$TMP/m.json" | cut -d' ' -f1,2 | sort -u)" "text ok" \
-	    "mips64 boot1: frames text with their symbols"
+	mips_boot "mips64 boot1 (TRUTH.md)" "$QEMU" "$MIPS/console.log" 0x12d0000
 else
 	skip "the mips64 boot" "no $MIPS"
 fi
@@ -167,17 +175,10 @@ else
 	skip "own s390x boot" "no $OWN_BOOTS/s390x or no xz"
 fi
 if d=$(own_boot mips64el); then
-	want=$(truth "$d" offset)
-	"$KLEAKSCAN" --json --system-map-dir "$d/maps" "$d/console.log" >"$TMP/m.json"
-	is "$(slides "$TMP/m.json" | sort -u)" "$want" \
-	    "own mips64el: TRUTH's slide ($want) from its frames"
 	ok "own mips64el: the console prints the hashed Kernel relocated by" \
 	    grep -q 'Kernel relocated by 0x' "$d/console.log"
-	is "$(grep -c '"kind":"kernel-offset"' "$TMP/m.json")" 0 \
-	    "own mips64el: the hashed Kernel relocated by is no evidence"
-	r=$(frames "$TMP/m.json" trimmed | sort | uniq -c | sed 's/^ *//')
-	like "$r" '^[1-9][0-9]+ text ok$' \
-	    "own mips64el: frames text with their symbols ($r)"
+	mips_boot "own mips64el (TRUTH)" "$d/maps" "$d/console.log" \
+	    "$(truth "$d" offset)" trimmed
 else
 	skip "own mips64el boot" "no $OWN_BOOTS/mips64el or no xz"
 fi

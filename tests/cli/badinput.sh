@@ -88,18 +88,6 @@ is_jsonl() {
 	j events "$1" >/dev/null 2>&1
 }
 
-# todo_is GOT WANT DESC REASON: like is, but a known defect when unequal.
-todo_is() {
-	if [ "$1" = "$2" ]; then
-		pass "$3"
-	else
-		tap_n=$((tap_n + 1))
-		printf "not ok %d - %s # TODO %s\n" "$tap_n" "$3" "$4"
-		diag "got:  $(printf "%s\n" "$1" | paste -sd" " -)"
-		diag "want: $(printf "%s\n" "$2" | paste -sd" " -)"
-	fi
-}
-
 # runj ARGS...: run with --json; output in $TMP/out, STATUS set.
 runj() {
 	"$KLEAKSCAN" --json "$@" >"$TMP/out" 2>"$TMP/err"

@@ -97,18 +97,6 @@ norm() {
 	printf '%s\n' $1
 }
 
-# todo_is GOT WANT DESC REASON: like is, but a known defect when unequal.
-todo_is() {
-	if [ "$1" = "$2" ]; then
-		pass "$3"
-	else
-		tap_n=$((tap_n + 1))
-		printf 'not ok %d - %s # TODO %s\n' "$tap_n" "$3" "$4"
-		diag "got:  $(printf '%s\n' "$1" | paste -sd' ' -)"
-		diag "want: $(printf '%s\n' "$2" | paste -sd' ' -)"
-	fi
-}
-
 # basics NAME STATUS ARCH FINDINGS CANDIDATES: the common facts of a scan.
 # CANDIDATES counts every hex run of the profile's width (16 digits on
 # 64-bit, 8 on 32-bit), findings and look-alikes together: counted
