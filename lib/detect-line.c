@@ -1204,6 +1204,14 @@ frame_func(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	n = (size_t)(q - s);
 	if (n < 6)
 		return;
+	/* The first bytes of arch_funcs[]: most frames stop here. */
+	switch (*s) {
+	case '_': case 'a': case 'd': case 'e': case 'h': case 'i':
+	case 'p': case 'r': case 's': case 'v':
+		break;
+	default:
+		return;
+	}
 	for (i = 0; i < sizeof(arch_funcs) / sizeof(arch_funcs[0]); i++) {
 		if (*s != (uint8_t)arch_funcs[i].s[0] ||
 		    s[1] != (uint8_t)arch_funcs[i].s[1])

@@ -459,6 +459,13 @@ pte_entry(const struct kl_ctx *c)
 	if (p < 4 || (m[p - 1] != '=' && m[p - 1] != ' '))
 		return (0);
 	q = p - 1;
+	/* Every word ends in d, e, D or E: most tokens stop here. */
+	switch (m[q - 1]) {
+	case 'd': case 'e': case 'D': case 'E':
+		break;
+	default:
+		return (0);
+	}
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		n = strlen(words[i]);
 		if (q < n || memcmp(m + q - n, words[i], n) != 0 ||

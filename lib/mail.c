@@ -16,6 +16,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "kleak.h"
 
 /*
@@ -97,22 +101,57 @@ kl_mail_spaces(uint8_t *b, size_t n)
 	return (k);
 }
 
-/* Might b[0..n) need kl_mail_quote() or kl_mail_spaces()?  Cheap. */
+/* Is b[i..n), where b[i] is '=', a quoted-printable "=A0" or "=C2"? */
+static int
+qp_nbsp(const uint8_t *b, size_t n, size_t i)
+{
+	return (qp_a0(b, n, i) || qp_c2(b, n, i));
+}
+
+/*
+ * Might b[0..n) need kl_mail_quote() or kl_mail_spaces()?  Cheap: it is
+ * asked of every framed line.  One pass looks for both bytes that can
+ * start a no-break space (A0, and '=' of quoted-printable), 16 at a time.
+ */
 int
 kl_mail_suspect(const uint8_t *b, size_t n)
 {
-	const uint8_t *p, *e;
+	size_t i = 0;
 
 	if (b == NULL || n == 0)
 		return (0);
 	if (b[0] == '>' || (b[0] == '|' && n > 1 && b[1] == ' '))
 		return (1);
-	if (memchr(b, 0xa0, n) != NULL)
-		return (1);
-	e = b + n;
-	for (p = b; (p = memchr(p, '=', (size_t)(e - p))) != NULL; p++)
-		if (qp_a0(b, n, (size_t)(p - b)) ||
-		    qp_c2(b, n, (size_t)(p - b)))
+#ifdef __SSE2__
+	if (n >= 16) {
+		const __m128i a0 = _mm_set1_epi8((char)0xa0);
+		const __m128i eq = _mm_set1_epi8('=');
+		__m128i v;
+		unsigned m, k;
+		size_t at;
+
+		for (;;) {
+			/* The last block ends at n and overlaps the one before. */
+			at = i + 16 <= n ? i : n - 16;
+			v = _mm_loadu_si128((const __m128i *)(const void *)
+			    (b + at));
+			m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(v, a0), _mm_cmpeq_epi8(v, eq)));
+			m &= ~0u << (i - at);	/* bytes seen before */
+			while (m != 0) {
+				k = (unsigned)__builtin_ctz(m);
+				if (b[at + k] == 0xa0 || qp_nbsp(b, n, at + k))
+					return (1);
+				m &= m - 1;
+			}
+			i = at + 16;
+			if (i >= n)
+				return (0);
+		}
+	}
+#endif
+	for (; i < n; i++)
+		if (b[i] == 0xa0 || (b[i] == '=' && qp_nbsp(b, n, i)))
 			return (1);
 	return (0);
 }

@@ -2,10 +2,16 @@
 # bench.sh - compare kleakscan with cat, rg, grep -P, ugrep -P and the
 # kernel's leaking_addresses.pl matching (not run by make check).
 #
-# usage: tests/bench/bench.sh [SIZE [KLEAKSCAN]]
+# usage: tests/bench/bench.sh real [SIZE [KLEAKSCAN]]
+#        tests/bench/bench.sh [SIZE [KLEAKSCAN]]
 #        tests/bench/bench.sh archives [SIZE [KLEAKSCAN]]
 #   SIZE       of the inputs (mkinput.sh; default 1G)
 #   KLEAKSCAN  the binary (default ./src/kleakscan, then $TOPSRC's)
+# real: the real-log inputs (mkinput.sh: real.log, its hashed copy and
+#   nohex.log), each against cat and rg -c, kleakscan -j1 -c and -j2 -c,
+#   and the previous release's binary (BASE) in the same hyperfine run;
+#   then real.log compressed with gzip, zstd and xz, kleakscan -c against
+#   igzip -dc, zstdcat and xz -dc (and BASE); peak RSS of each.
 # archives: compressed inputs instead (see bench_archives below): a
 #   .tar.gz, .tar.zst and .tar.xz of the first 300 MiB of addr.log in 100
 #   members, and addr.log.gz, against igzip -dc, zcat, zstdcat and xzcat
@@ -13,7 +19,8 @@
 #   producer thread); the plain logs.tar against cat; kleakscan -j1 and
 #   -j2 on each (one archive named alone: its members go to the workers).
 # Environment: BENCH_DIR (inputs, default ${TMPDIR:-/tmp}/kleak-bench),
-#   RUNS (hyperfine runs, default 5), WARMUP (default 1).
+#   RUNS (hyperfine runs, default 5), WARMUP (default 1), BASE (the
+#   previous release's kleakscan, for the real rows; skipped when unset).
 #
 # Every command writes through a pipe (| cat >/dev/null): GNU grep and
 # ugrep notice a /dev/null stdout and stop at the first match.  A tool
@@ -22,10 +29,11 @@
 set -eu
 
 MODE=text
-if [ "${1:-}" = archives ]; then
-	MODE=archives
-	shift
-fi
+case ${1:-} in
+archives|real)
+	MODE=$1
+	shift ;;
+esac
 TOPSRC=${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SIZE=${1:-1G}
@@ -152,8 +160,71 @@ bench_archives() {
 	done
 }
 
+# rss CMD...: the peak RSS of a command in KiB (GNU time), or "-".
+rss() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M -o "$DIR/rss" "$@" >/dev/null 2>&1 || :
+		tail -n 1 "$DIR/rss"
+	else
+		echo -
+	fi
+}
+
+# The real-log rows: see the head of this file.
+bench_real() {
+	for input in real real-hashed nohex; do
+		f=$DIR/$input.log
+		set -- -n cat "cat $f | cat >/dev/null"
+		have rg && set -- "$@" -n rg "rg -c '$RE' $f | cat >/dev/null"
+		[ -n "${BASE:-}" ] && set -- "$@" -n base-j1-c \
+		    "$BASE -j1 -c $f | cat >/dev/null"
+		set -- "$@" -n kleakscan-c "$KLEAKSCAN -j1 -c $f | cat >/dev/null" \
+		    -n kleakscan-j2-c "$KLEAKSCAN -j2 -c $f | cat >/dev/null"
+		[ -n "${BASE:-}" ] && set -- "$@" -n base-j2-c \
+		    "$BASE -j2 -c $f | cat >/dev/null"
+		hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
+		    --export-json "$DIR/$input.json" "$@" >/dev/null
+		bytes=$(wc -c <"$f")
+		echo
+		echo "input: $input.log, $bytes bytes"
+		report "$DIR/$input.json" "$bytes"
+		echo "kleakscan -j1 -c peak RSS: $(rss "$KLEAKSCAN" -j1 -c "$f") KiB;" \
+		    "-j2: $(rss "$KLEAKSCAN" -j2 -c "$f") KiB"
+	done
+	f=$DIR/real.log
+	[ -s "$f.gz" ] || gzip -6 -c "$f" >"$f.gz"
+	[ -s "$f.zst" ] || zstd -q -3 -c "$f" >"$f.zst"
+	[ -s "$f.xz" ] || xz -6 -T2 -c "$f" >"$f.xz"
+	bytes=$(wc -c <"$f")
+	for z in gz zst xz; do
+		p=$f.$z
+		case $z in
+		gz)
+			set --
+			have igzip && set -- -n dec-igzip "igzip -dc $p >/dev/null"
+			set -- "$@" -n dec-zcat "zcat $p >/dev/null" ;;
+		zst) set -- -n dec-zstdcat "zstdcat $p >/dev/null" ;;
+		xz) set -- -n dec-xz "xz -dc $p >/dev/null" \
+		    -n dec-xz-T2 "xz -T2 -dc $p >/dev/null" ;;
+		esac
+		set -- "$@" -n kleakscan-c "$KLEAKSCAN -c $p | cat >/dev/null"
+		[ -n "${BASE:-}" ] && set -- "$@" -n base-c \
+		    "$BASE -c $p | cat >/dev/null"
+		hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
+		    --export-json "$DIR/real.$z.json" "$@" >/dev/null
+		echo
+		echo "input: real.log.$z, $(wc -c <"$p" | tr -d ' ') bytes, $bytes expanded"
+		report_arch "$DIR/real.$z.json" "$bytes"
+		echo "kleakscan -c peak RSS: $(rss "$KLEAKSCAN" -c "$p") KiB"
+	done
+}
+
 if [ "$MODE" = archives ]; then
 	bench_archives
+	exit 0
+fi
+if [ "$MODE" = real ]; then
+	bench_real
 	exit 0
 fi
 

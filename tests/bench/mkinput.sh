@@ -8,11 +8,24 @@
 #   OUTDIR  where to write them (default ${TMPDIR:-/tmp}/kleak-bench)
 #   CORPUS  the corpus (default $TOPSRC/../shared/corpus)
 #
-# Writes OUTDIR/addr.log: the first 400 boot logs and syzkaller reports
-# (the issue's benchmark recipe) repeated up to SIZE; OUTDIR/noaddr.log:
-# the same text with every run of hex digits broken after seven digits
-# (no run of eight anywhere: the "log with no addresses" case, which
-# still has the same lines, framing and hex density).
+# Writes, under OUTDIR, each cut at its last whole line before SIZE:
+#   real.log         every boot log and syzkaller report of the corpus
+#                    (boot/*, syzkaller/report/*, in name order, each
+#                    ending with a newline), repeated: the logs users scan;
+#   real-hashed.log  real.log with every 16-digit hex value replaced by a
+#                    %p-style hash, 00000000 and eight hex digits (a digest
+#                    of the value: equal values stay equal), as kernels
+#                    since 4.15 print most pointers;
+#   nohex.log        real.log with no hex number at all: every run of hex
+#                    digits that is 0x-prefixed, eight or more long, or
+#                    mixes digits and the letters a-f, turned into z's of
+#                    the same length (decimal numbers, timestamps and words
+#                    stay, so the framing and line lengths are the same);
+#   addr.log         the earlier recipe: the first 400 boot logs and
+#                    syzkaller reports repeated;
+#   noaddr.log       addr.log with every run of hex digits broken after
+#                    seven digits (no run of eight anywhere).
+# Needs perl (Digest::MD5 is a core module).
 set -eu
 
 TOPSRC=${TOPSRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -30,26 +43,50 @@ if [ ! -d "$CORPUS/boot" ] || [ ! -d "$CORPUS/syzkaller/report" ]; then
 	exit 2
 fi
 mkdir -p "$OUT"
-if [ -s "$OUT/addr.log" ] && [ -s "$OUT/noaddr.log" ] &&
-    [ "$(cat "$OUT/size" 2>/dev/null)" = "$SIZE" ]; then
-	ls -l "$OUT/addr.log" "$OUT/noaddr.log"
+OUTS="real.log real-hashed.log nohex.log addr.log noaddr.log"
+made=1
+for f in $OUTS; do
+	[ -s "$OUT/$f" ] || made=0
+done
+if [ $made = 1 ] && [ "$(cat "$OUT/size" 2>/dev/null)" = "$SIZE" ]; then
+	(cd "$OUT" && ls -l $OUTS)
 	exit 0	# made before with this size
 fi
 rm -f "$OUT/size"
 
-# One base file; repeat it, then cut at the last newline before SIZE.
+# repeat BASE OUT: BASE over and over, cut at the last newline before SIZE.
+repeat() {
+	bs=$(wc -c <"$1")
+	n=$(((SIZE + bs - 1) / bs))
+	i=0
+	while [ $i -lt "$n" ]; do
+		cat "$1"
+		i=$((i + 1))
+	done | head -c "$SIZE" | sed '$d' >"$2"
+}
+
 base=$OUT/base.log
+for f in $(LC_ALL=C ls "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/*); do
+	[ -f "$f" ] || continue
+	cat "$f"
+	[ -z "$(tail -c 1 "$f")" ] || echo
+done >"$base"
+repeat "$base" "$OUT/real.log"
+perl -MDigest::MD5=md5_hex -pe '
+    s/(?<![0-9A-Za-z_])[0-9a-fA-F]{16}(?![0-9A-Za-z_])/
+        "00000000" . substr(md5_hex(lc $&), 0, 8)/ge' \
+    "$OUT/real.log" >"$OUT/real-hashed.log"
+perl -pe '
+    s/(?<![0-9A-Za-z_])(?:0[xX][0-9a-fA-F]+|[0-9a-fA-F]{8,}|
+        (?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]+)
+        (?![0-9A-Za-z_])/"z" x length($&)/gex' \
+    "$OUT/real.log" >"$OUT/nohex.log"
+
 ls "$CORPUS"/boot/*.txt "$CORPUS"/syzkaller/report/* | head -400 |
     while read -r f; do cat "$f"; done >"$base"
-bs=$(wc -c <"$base")
-n=$(((SIZE + bs - 1) / bs))
-i=0
-while [ $i -lt "$n" ]; do
-	cat "$base"
-	i=$((i + 1))
-done | head -c "$SIZE" | sed '$d' >"$OUT/addr.log"
+repeat "$base" "$OUT/addr.log"
 perl -pe 's/([0-9a-fA-F]{7})(?=[0-9a-fA-F])/$1-/g' "$OUT/addr.log" \
     >"$OUT/noaddr.log"
 rm -f "$base"
 echo "$SIZE" >"$OUT/size"
-ls -l "$OUT/addr.log" "$OUT/noaddr.log"
+(cd "$OUT" && ls -l $OUTS)

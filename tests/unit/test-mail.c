@@ -82,6 +82,48 @@ t_suspect(void **state)
 	assert_false(kl_mail_suspect(NULL, 0));
 }
 
+/*
+ * The 16-byte blocks of kl_mail_suspect(): every position of a no-break
+ * space or a quoted-printable one, in lines of every length up to three
+ * blocks, is seen (the last block overlaps the one before), "=A" cut at
+ * the end of the line is not one, and a line of '=' without one is not
+ * suspect however long.  The buffer is exactly n bytes, so a read past
+ * the line shows under the sanitizers.
+ */
+static void
+t_suspect_blocks(void **state)
+{
+	static const char *const marks[] = { "\xa0", "=A0", "=a0", "=C2",
+	    "=c2" };
+	uint8_t *b;
+	size_t n, at, k, ml;
+
+	(void)state;
+	for (n = 1; n <= 48; n++) {
+		b = malloc(n);
+		assert_non_null(b);
+		memset(b, 'x', n);
+		assert_false(kl_mail_suspect(b, n));
+		memset(b, '=', n);
+		assert_false(kl_mail_suspect(b, n));
+		for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+			ml = strlen(marks[k]);
+			for (at = 0; at + ml <= n; at++) {
+				memset(b, 'x', n);
+				memcpy(b + at, marks[k], ml);
+				assert_true(kl_mail_suspect(b, n));
+			}
+			/* Cut by the end of the line: no token. */
+			if (ml == 3 && n >= 2) {
+				memset(b, 'x', n);
+				memcpy(b + n - 2, marks[k], 2);
+				assert_false(kl_mail_suspect(b, n));
+			}
+		}
+		free(b);
+	}
+}
+
 int
 main(void)
 {
@@ -89,6 +131,7 @@ main(void)
 		cmocka_unit_test(t_quote),
 		cmocka_unit_test(t_spaces),
 		cmocka_unit_test(t_suspect),
+		cmocka_unit_test(t_suspect_blocks),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
