@@ -131,7 +131,7 @@ kl_mail_suspect(const uint8_t *b, size_t n)
 		size_t at;
 
 		for (;;) {
-			/* The last block ends at n and overlaps the one before. */
+			/* The last block ends at n, over the one before. */
 			at = i + 16 <= n ? i : n - 16;
 			v = _mm_loadu_si128((const __m128i *)(const void *)
 			    (b + at));
