@@ -37,15 +37,39 @@ enum { SL_FREE, SL_QUEUED, SL_RUNNING, SL_DONE };
 #define OWN_TEXT	0x1	/* text is an arena offset */
 #define OWN_LTEXT	0x2	/* ltext (a line's text) likewise */
 
-/* One recorded sink event. */
+/*
+ * A recorded line: struct kl_line without its record (a chunk has none)
+ * and with its text where keep() left it.  Most events are lines (the
+ * default output asks for every line), so they are kept small: 56 bytes
+ * instead of a finding's.
+ */
+struct cline {
+	uint64_t		 line;
+	uint64_t		 offset;
+	size_t			 len;
+	size_t			 msg;
+	union {
+		const uint8_t	*p;		/* in the chunk's buffer */
+		size_t		 off;		/* OWN_LTEXT: arena offset */
+	}			 text;
+	unsigned		 boot;
+	int			 banner;
+};
+
+/* A recorded finding, with where keep() left its bytes. */
+struct cfind {
+	struct kl_finding	 f;
+	size_t			 text;		/* arena offsets */
+	size_t			 ltext;
+};
+
+/* One recorded sink event, in order. */
 struct ev {
 	int			 kind;		/* EV_* */
 	unsigned		 own;		/* OWN_* */
-	size_t			 text;		/* arena offsets */
-	size_t			 ltext;
 	union {
-		struct kl_finding f;
-		struct kl_line	 l;
+		struct cline	 l;
+		size_t		 fi;		/* index into slot.fv */
 		struct kl_boot	 b;
 	} u;
 };
@@ -68,6 +92,9 @@ struct slot {
 	struct ev		*ev;
 	size_t			 nev;
 	size_t			 evcap;
+	struct cfind		*fv;		/* the findings of ev */
+	size_t			 nf;
+	size_t			 fcap;
 	uint8_t			*arena;
 	size_t			 alen;
 	size_t			 acap;
@@ -177,17 +204,31 @@ static int
 rec_finding(void *arg, const struct kl_finding *f)
 {
 	struct slot *s = arg;
+	struct cfind *c;
 	struct ev *e;
+	size_t nc;
 	int k;
 
-	if (f->record != NULL || (e = ev_new(s, EV_FINDING)) == NULL)
+	if (f->record != NULL)
 		goto fail;
-	e->u.f = *f;
-	if ((k = keep(s, f->text, f->textlen, &e->text)) == -1)
+	if (s->nf == s->fcap) {
+		nc = s->fcap == 0 ? 256 : s->fcap * 2;
+		if (nc > SIZE_MAX / sizeof(*c) ||
+		    (c = realloc(s->fv, nc * sizeof(*c))) == NULL)
+			goto fail;
+		s->fv = c;
+		s->fcap = nc;
+	}
+	if ((e = ev_new(s, EV_FINDING)) == NULL)
+		goto fail;
+	e->u.fi = s->nf;
+	c = &s->fv[s->nf++];
+	c->f = *f;
+	if ((k = keep(s, f->text, f->textlen, &c->text)) == -1)
 		goto fail;
 	if (k == 1)
 		e->own |= OWN_TEXT;
-	if ((k = keep(s, f->ltext, f->llen, &e->ltext)) == -1)
+	if ((k = keep(s, f->ltext, f->llen, &c->ltext)) == -1)
 		goto fail;
 	if (k == 1)
 		e->own |= OWN_LTEXT;
@@ -203,15 +244,24 @@ rec_line(void *arg, const struct kl_line *l)
 {
 	struct slot *s = arg;
 	struct ev *e;
+	size_t off;
 	int k;
 
 	if (l->record != NULL || (e = ev_new(s, EV_LINE)) == NULL)
 		goto fail;
-	e->u.l = *l;
-	if ((k = keep(s, l->text, l->len, &e->ltext)) == -1)
+	e->u.l.line = l->line;
+	e->u.l.offset = l->offset;
+	e->u.l.len = l->len;
+	e->u.l.msg = l->msg;
+	e->u.l.boot = l->boot;
+	e->u.l.banner = l->banner;
+	e->u.l.text.p = l->text;
+	if ((k = keep(s, l->text, l->len, &off)) == -1)
 		goto fail;
-	if (k == 1)
+	if (k == 1) {
 		e->own |= OWN_LTEXT;
+		e->u.l.text.off = off;
+	}
 	return (0);
 fail:
 	s->nomem = 1;
@@ -250,6 +300,7 @@ scan_ahead(struct slot *s)
 
 	memset(&err, 0, sizeof(err));
 	s->nev = 0;
+	s->nf = 0;
 	s->alen = 0;
 	s->nomem = 0;
 	s->i0 = SIZE_MAX;
@@ -384,6 +435,7 @@ replay(struct kl_scan *sc, struct slot *s, size_t from, uint64_t linebase,
 	struct kl_finding f;
 	struct kl_line l;
 	struct kl_boot b;
+	const struct cfind *c;
 	struct ev *e;
 	size_t i;
 	int rc = 0;
@@ -392,21 +444,26 @@ replay(struct kl_scan *sc, struct slot *s, size_t from, uint64_t linebase,
 		e = &s->ev[i];
 		switch (e->kind) {
 		case EV_FINDING:
-			f = e->u.f;
+			c = &s->fv[e->u.fi];
+			f = c->f;
 			if (e->own & OWN_TEXT)
-				f.text = s->arena + e->text;
+				f.text = s->arena + c->text;
 			if (e->own & OWN_LTEXT)
-				f.ltext = s->arena + e->ltext;
+				f.ltext = s->arena + c->ltext;
 			f.line += linebase;
 			f.boot += bootbase;
 			rc = k->finding(k->arg, &f);
 			break;
 		case EV_LINE:
-			l = e->u.l;
-			if (e->own & OWN_LTEXT)
-				l.text = s->arena + e->ltext;
-			l.line += linebase;
-			l.boot += bootbase;
+			l.line = e->u.l.line + linebase;
+			l.text = e->own & OWN_LTEXT ?
+			    s->arena + e->u.l.text.off : e->u.l.text.p;
+			l.len = e->u.l.len;
+			l.msg = e->u.l.msg;
+			l.offset = e->u.l.offset;
+			l.boot = e->u.l.boot + bootbase;
+			l.banner = e->u.l.banner;
+			l.record = NULL;
 			rc = k->line(k->arg, &l);
 			break;
 		default:
@@ -527,6 +584,7 @@ ck_free(struct ck *ck)
 		kl_scan_free(ck->slot[i].sc);
 		free(ck->slot[i].buf);
 		free(ck->slot[i].ev);
+		free(ck->slot[i].fv);
 		free(ck->slot[i].arena);
 	}
 	free(ck->slot);
