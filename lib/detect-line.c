@@ -1136,55 +1136,60 @@ ksym_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 /*
  * Functions of one architecture's entry and exception code, as call
  * traces and "PC is at" lines name them: the family, and its width when
- * only one width has the function.
+ * only one width has the function.  Kept in the order of their first
+ * bytes, which frame_func() searches; of the names with the same first
+ * byte the first that matches wins.
  */
+#define AF(s, fam, bits) { s, sizeof(s) - 1, fam, bits }
 static const struct {
 	const char	*s;
+	size_t		 len;
 	int		 fam;
 	int		 bits;
 } arch_funcs[] = {
-	{ "entry_SYSCALL_64_after_hwframe", KL_FAM_X86, 64 },
-	{ "entry_SYSCALL_64", KL_FAM_X86, 64 },
-	{ "do_syscall_64", KL_FAM_X86, 64 },
-	{ "asm_exc_page_fault", KL_FAM_X86, 0 },
-	{ "asm_sysvec_apic_timer_interrupt", KL_FAM_X86, 0 },
-	{ "entry_INT80_32", KL_FAM_X86, 32 },
-	{ "el0_svc", KL_FAM_ARM64, 64 },
-	{ "el0t_64_sync", KL_FAM_ARM64, 64 },
-	{ "el0t_64_sync_handler", KL_FAM_ARM64, 64 },
-	{ "el1h_64_sync", KL_FAM_ARM64, 64 },
-	{ "el1h_64_irq", KL_FAM_ARM64, 64 },
-	{ "el1_sync", KL_FAM_ARM64, 64 },
-	{ "el1_irq", KL_FAM_ARM64, 64 },
-	{ "el1_dbg", KL_FAM_ARM64, 64 },
-	{ "el0_sync", KL_FAM_ARM64, 64 },
-	{ "invoke_syscall", KL_FAM_ARM64, 64 },
-	{ "do_mem_abort", KL_FAM_ARM64, 64 },
-	{ "do_debug_exception", KL_FAM_ARM64, 64 },
-	{ "__dabt_svc", KL_FAM_ARM, 32 },
-	{ "__irq_svc", KL_FAM_ARM, 32 },
-	{ "__dabt_usr", KL_FAM_ARM, 32 },
-	{ "__irq_usr", KL_FAM_ARM, 32 },
-	{ "vector_swi", KL_FAM_ARM, 32 },
-	{ "ret_fast_syscall", KL_FAM_ARM, 32 },
-	{ "do_DataAbort", KL_FAM_ARM, 32 },
-	{ "system_call_exception", KL_FAM_PPC, 0 },
-	{ "system_call_common", KL_FAM_PPC, 64 },
-	{ "interrupt_return_srr", KL_FAM_PPC, 64 },
-	{ "do_trap_ecall_u", KL_FAM_RISCV, 0 },
-	{ "handle_sys64", KL_FAM_MIPS, 64 },
-	{ "syscall_common", KL_FAM_MIPS, 0 },
-	{ "handle_sysn32", KL_FAM_MIPS, 64 },
-	{ "pgm_check_handler", KL_FAM_S390, 64 },
-	{ "io_int_handler", KL_FAM_S390, 64 },
-	{ "ext_int_handler", KL_FAM_S390, 64 },
-	{ "__s390x_sys_", KL_FAM_S390, 64 },
-	{ "__arm64_sys_", KL_FAM_ARM64, 64 },
-	{ "__x64_sys_", KL_FAM_X86, 64 },
-	{ "__ia32_sys_", KL_FAM_X86, 0 },
-	{ "__riscv_sys_", KL_FAM_RISCV, 64 },
-	{ "__se_sys_", KL_FAM_NONE, 0 },
+	AF("__dabt_svc", KL_FAM_ARM, 32),
+	AF("__irq_svc", KL_FAM_ARM, 32),
+	AF("__dabt_usr", KL_FAM_ARM, 32),
+	AF("__irq_usr", KL_FAM_ARM, 32),
+	AF("__s390x_sys_", KL_FAM_S390, 64),
+	AF("__arm64_sys_", KL_FAM_ARM64, 64),
+	AF("__x64_sys_", KL_FAM_X86, 64),
+	AF("__ia32_sys_", KL_FAM_X86, 0),
+	AF("__riscv_sys_", KL_FAM_RISCV, 64),
+	AF("__se_sys_", KL_FAM_NONE, 0),
+	AF("asm_exc_page_fault", KL_FAM_X86, 0),
+	AF("asm_sysvec_apic_timer_interrupt", KL_FAM_X86, 0),
+	AF("do_syscall_64", KL_FAM_X86, 64),
+	AF("do_mem_abort", KL_FAM_ARM64, 64),
+	AF("do_debug_exception", KL_FAM_ARM64, 64),
+	AF("do_DataAbort", KL_FAM_ARM, 32),
+	AF("do_trap_ecall_u", KL_FAM_RISCV, 0),
+	AF("entry_SYSCALL_64_after_hwframe", KL_FAM_X86, 64),
+	AF("entry_SYSCALL_64", KL_FAM_X86, 64),
+	AF("entry_INT80_32", KL_FAM_X86, 32),
+	AF("el0_svc", KL_FAM_ARM64, 64),
+	AF("el0t_64_sync", KL_FAM_ARM64, 64),
+	AF("el0t_64_sync_handler", KL_FAM_ARM64, 64),
+	AF("el1h_64_sync", KL_FAM_ARM64, 64),
+	AF("el1h_64_irq", KL_FAM_ARM64, 64),
+	AF("el1_sync", KL_FAM_ARM64, 64),
+	AF("el1_irq", KL_FAM_ARM64, 64),
+	AF("el1_dbg", KL_FAM_ARM64, 64),
+	AF("el0_sync", KL_FAM_ARM64, 64),
+	AF("ext_int_handler", KL_FAM_S390, 64),
+	AF("handle_sys64", KL_FAM_MIPS, 64),
+	AF("handle_sysn32", KL_FAM_MIPS, 64),
+	AF("invoke_syscall", KL_FAM_ARM64, 64),
+	AF("interrupt_return_srr", KL_FAM_PPC, 64),
+	AF("io_int_handler", KL_FAM_S390, 64),
+	AF("pgm_check_handler", KL_FAM_S390, 64),
+	AF("ret_fast_syscall", KL_FAM_ARM, 32),
+	AF("system_call_exception", KL_FAM_PPC, 0),
+	AF("system_call_common", KL_FAM_PPC, 64),
+	AF("syscall_common", KL_FAM_MIPS, 0),
+	AF("vector_swi", KL_FAM_ARM, 32),
 };
+#undef AF
 
 /*
  * A symbolised frame or pc ("sym+0x1c/0x40") naming a function of
@@ -1195,7 +1200,7 @@ static void
 frame_func(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
 	const uint8_t *q, *s;
-	size_t i, n, k;
+	size_t i, n, k, lo, hi;
 
 	if ((q = FIND(p, e, "+0x")) == NULL)
 		return;
@@ -1204,19 +1209,21 @@ frame_func(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	n = (size_t)(q - s);
 	if (n < 6)
 		return;
-	/* The first bytes of arch_funcs[]: most frames stop here. */
-	switch (*s) {
-	case '_': case 'a': case 'd': case 'e': case 'h': case 'i':
-	case 'p': case 'r': case 's': case 'v':
-		break;
-	default:
-		return;
+	/* arch_funcs[] is in the order of first bytes: its run for *s. */
+	lo = 0;
+	hi = sizeof(arch_funcs) / sizeof(arch_funcs[0]);
+	while (lo < hi) {
+		i = lo + (hi - lo) / 2;
+		if ((uint8_t)arch_funcs[i].s[0] < *s)
+			lo = i + 1;
+		else
+			hi = i;
 	}
-	for (i = 0; i < sizeof(arch_funcs) / sizeof(arch_funcs[0]); i++) {
-		if (*s != (uint8_t)arch_funcs[i].s[0] ||
-		    s[1] != (uint8_t)arch_funcs[i].s[1])
+	for (i = lo; i < sizeof(arch_funcs) / sizeof(arch_funcs[0]) &&
+	    (uint8_t)arch_funcs[i].s[0] == *s; i++) {
+		if (s[1] != (uint8_t)arch_funcs[i].s[1])
 			continue;
-		k = strlen(arch_funcs[i].s);
+		k = arch_funcs[i].len;
 		if (k > n || memcmp(s, arch_funcs[i].s, k) != 0 ||
 		    (k < n && arch_funcs[i].s[k - 1] != '_'))
 			continue;
