@@ -7,8 +7,10 @@
  * spaces replaced.  Invariants: the quote is within the line and made
  * of '>', '|' and spaces; replacing changes only 0xa0, 0xc2 and the
  * bytes of "=C2=A0" / "=A0" tokens, and only into spaces; a second pass
- * finds nothing more; a line needing neither helper is not suspect.
- * A broken invariant aborts.
+ * finds nothing more; a line needing neither helper is not suspect;
+ * kl_mail_suspect(), which reads 16 bytes at a time, says what a plain
+ * byte-by-byte reading of its definition says.  A broken invariant
+ * aborts.
  *
  * Seeds (corpus/mail/): lines of ../shared/corpus/mail (linux-arm-kernel
  * quoted-printable with =A0, linux-s390 d6e6bde3 with raw no-break
@@ -33,6 +35,27 @@ check(int c)
 		abort();
 }
 
+/* kl_mail_suspect() byte by byte, as its comment defines it. */
+static int
+suspect_ref(const uint8_t *b, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return (0);
+	if (b[0] == '>' || (b[0] == '|' && n > 1 && b[1] == ' '))
+		return (1);
+	for (i = 0; i < n; i++) {
+		if (b[i] == 0xa0)
+			return (1);
+		if (b[i] == '=' && i + 3 <= n &&
+		    (((b[i + 1] == 'A' || b[i + 1] == 'a') && b[i + 2] == '0') ||
+		    ((b[i + 1] == 'C' || b[i + 1] == 'c') && b[i + 2] == '2')))
+			return (1);
+	}
+	return (0);
+}
+
 /* Check the helpers on one line b[0..n). */
 static void
 one(const uint8_t *b, size_t n)
@@ -45,6 +68,7 @@ one(const uint8_t *b, size_t n)
 	check(c != NULL);
 	memcpy(c, b, n);
 	sus = kl_mail_suspect(c, n);
+	check(sus == suspect_ref(c, n));
 	q = kl_mail_quote(c, n);
 	check(q <= n);
 	for (i = 0; i < q; i++)
