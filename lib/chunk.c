@@ -344,13 +344,41 @@ worker(void *arg)
 }
 
 /*
+ * Where to end a chunk of the lines b[0, n): before the last line in its
+ * second half that holds "Linux version ", else at n.  After a banner, a
+ * banner starts a new boot segment, where a chunk scanner's events can be
+ * used from (kl_scan_resync()): the next chunk, scanned ahead from a state
+ * that has seen a banner, has no lines before its first new boot to scan
+ * again in order.  Only where chunks are cut changes, never what the
+ * scan finds.
+ */
+static size_t
+banner_cut(const uint8_t *b, size_t n)
+{
+	static const char lit[] = "Linux version ";
+	const uint8_t *p, *h = b + n / 2, *last = NULL;
+
+	while ((p = memmem(h, (size_t)(b + n - h), lit, sizeof(lit) - 1)) !=
+	    NULL) {
+		last = p;
+		h = p + 1;
+	}
+	if (last == NULL)
+		return (n);
+	while (last > b && last[-1] != '\n')
+		last--;
+	return (last > b + n / 2 ? (size_t)(last - b) : n);
+}
+
+/*
  * Read into s the lines from unit offset off: about ck->chunk bytes,
  * more for a line that does not end there, up to and with the last
- * newline.  *eof: the file ended (bytes after the last newline are left
- * for the end).  Returns -1 on a read error.
+ * newline (cut: or before a banner, banner_cut()).  *eof: the file ended
+ * (bytes after the last newline are left for the end).  Returns -1 on a
+ * read error.
  */
 static int
-read_chunk(struct ck *ck, struct slot *s, uint64_t off, int *eof,
+read_chunk(struct ck *ck, struct slot *s, uint64_t off, int *eof, int cut,
     struct kl_error *err)
 {
 	size_t got = 0, want = ck->chunk, nc;
@@ -392,6 +420,8 @@ read_chunk(struct ck *ck, struct slot *s, uint64_t off, int *eof,
 			nl = last_nl(s->buf, got);
 		if (nl != NULL) {
 			s->len = (size_t)(nl - s->buf) + 1;
+			if (cut && !*eof)
+				s->len = banner_cut(s->buf, s->len);
 			return (0);
 		}
 		if (*eof)
@@ -671,7 +701,12 @@ kl_scan_chunked(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
 		/* Chunks ahead, from the latest real state. */
 		while (have && !eof && inflight < ck.nslots && ck.nth > 0) {
 			s = &ck.slot[(head + inflight) % ck.nslots];
-			if ((rc = read_chunk(&ck, s, off, &eof, err)) != 0)
+			/*
+			 * The next chunk starts from cur too: where cur has
+			 * seen a banner, end this one before a banner.
+			 */
+			if ((rc = read_chunk(&ck, s, off, &eof, cur.seg_banner,
+			    err)) != 0)
 				goto out;
 			if (s->len == 0)
 				break;
@@ -695,7 +730,7 @@ kl_scan_chunked(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
 				break;
 			/* No state to start from: the next chunk in order. */
 			s = &ck.slot[head];
-			if ((rc = read_chunk(&ck, s, off, &eof, err)) != 0)
+			if ((rc = read_chunk(&ck, s, off, &eof, 0, err)) != 0)
 				goto out;
 			if (s->len == 0)
 				continue;	/* eof is set */
