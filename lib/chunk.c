@@ -358,8 +358,7 @@ banner_cut(const uint8_t *b, size_t n)
 	static const char lit[] = "Linux version ";
 	const uint8_t *p, *h = b + n / 2, *last = NULL;
 
-	while ((p = memmem(h, (size_t)(b + n - h), lit, sizeof(lit) - 1)) !=
-	    NULL) {
+	while ((p = kl_memmem(h, (size_t)(b + n - h), KL_LIT(lit))) != NULL) {
 		last = p;
 		h = p + 1;
 	}
