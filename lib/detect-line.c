@@ -205,51 +205,53 @@ family_width(struct kl_detect *st, int fam, const uint8_t *p, const uint8_t *e)
 		kl_detect_bits(st, w, 1);
 }
 
-/* clang-format off */
-/* Words of the banner naming an architecture, most specific first. */
-static const struct banner_word {
+/* A word that names an architecture: its family and width (0: either). */
+struct arch_word {
 	const char	*w;
-	size_t		 n;
+	size_t		 n;		/* strlen(w) */
 	int		 fam;
 	int		 bits;
-} banner_words[] = {
-#define BW(s, f, b)	{ s, sizeof(s) - 1, f, b }
-	BW("aarch64", KL_FAM_ARM64, 64),
-	BW("arm64", KL_FAM_ARM64, 64),
-	BW("x86_64", KL_FAM_X86, 64),
-	BW("x86-64", KL_FAM_X86, 64),
-	BW("amd64", KL_FAM_X86, 64),
-	BW("i686", KL_FAM_X86, 32),
-	BW("i586", KL_FAM_X86, 32),
-	BW("i486", KL_FAM_X86, 32),
-	BW("i386", KL_FAM_X86, 32),
-	BW("-686", KL_FAM_X86, 32),
-	BW("riscv64", KL_FAM_RISCV, 64),
-	BW("riscv32", KL_FAM_RISCV, 32),
-	BW("powerpc64", KL_FAM_PPC, 64),
-	BW("ppc64", KL_FAM_PPC, 64),
-	BW("powerpc", KL_FAM_PPC, 0),
-	BW("-4kc-malta", KL_FAM_MIPS, 32),
-	BW("-5kc-malta", KL_FAM_MIPS, 64),
-	BW("mips32r", KL_FAM_MIPS, 32),
-	BW("mips64r", KL_FAM_MIPS, 64),
-	BW("mips64", KL_FAM_MIPS, 64),
-	BW("octeon", KL_FAM_MIPS, 64),
-	BW("loongson-3", KL_FAM_MIPS, 64),
-	BW("mipsel", KL_FAM_MIPS, 0),
-	BW("mips-", KL_FAM_MIPS, 0),
-	BW("loongarch64", KL_FAM_LOONGARCH, 64),
-	BW("loong64", KL_FAM_LOONGARCH, 64),
-	BW("s390", KL_FAM_S390, 64),
-	BW("sparc64", KL_FAM_SPARC, 64),
-	BW("armv7", KL_FAM_ARM, 32),
-	BW("armv6", KL_FAM_ARM, 32),
-	BW("armv5", KL_FAM_ARM, 32),
-	BW("armhf", KL_FAM_ARM, 32),
-	BW("armel", KL_FAM_ARM, 32),
-	BW("armmp", KL_FAM_ARM, 32),
-	BW("arm-", KL_FAM_ARM, 32),
-#undef BW
+};
+#define AW(s, f, b)	{ s, sizeof(s) - 1, f, b }
+
+/* clang-format off */
+/* Words of the banner naming an architecture, most specific first. */
+static const struct arch_word banner_words[] = {
+	AW("aarch64", KL_FAM_ARM64, 64),
+	AW("arm64", KL_FAM_ARM64, 64),
+	AW("x86_64", KL_FAM_X86, 64),
+	AW("x86-64", KL_FAM_X86, 64),
+	AW("amd64", KL_FAM_X86, 64),
+	AW("i686", KL_FAM_X86, 32),
+	AW("i586", KL_FAM_X86, 32),
+	AW("i486", KL_FAM_X86, 32),
+	AW("i386", KL_FAM_X86, 32),
+	AW("-686", KL_FAM_X86, 32),
+	AW("riscv64", KL_FAM_RISCV, 64),
+	AW("riscv32", KL_FAM_RISCV, 32),
+	AW("powerpc64", KL_FAM_PPC, 64),
+	AW("ppc64", KL_FAM_PPC, 64),
+	AW("powerpc", KL_FAM_PPC, 0),
+	AW("-4kc-malta", KL_FAM_MIPS, 32),
+	AW("-5kc-malta", KL_FAM_MIPS, 64),
+	AW("mips32r", KL_FAM_MIPS, 32),
+	AW("mips64r", KL_FAM_MIPS, 64),
+	AW("mips64", KL_FAM_MIPS, 64),
+	AW("octeon", KL_FAM_MIPS, 64),
+	AW("loongson-3", KL_FAM_MIPS, 64),
+	AW("mipsel", KL_FAM_MIPS, 0),
+	AW("mips-", KL_FAM_MIPS, 0),
+	AW("loongarch64", KL_FAM_LOONGARCH, 64),
+	AW("loong64", KL_FAM_LOONGARCH, 64),
+	AW("s390", KL_FAM_S390, 64),
+	AW("sparc64", KL_FAM_SPARC, 64),
+	AW("armv7", KL_FAM_ARM, 32),
+	AW("armv6", KL_FAM_ARM, 32),
+	AW("armv5", KL_FAM_ARM, 32),
+	AW("armhf", KL_FAM_ARM, 32),
+	AW("armel", KL_FAM_ARM, 32),
+	AW("armmp", KL_FAM_ARM, 32),
+	AW("arm-", KL_FAM_ARM, 32),
 };
 /* clang-format on */
 #define NWORDS (sizeof(banner_words) / sizeof(banner_words[0]))
@@ -277,7 +279,7 @@ family_default(int fam)
 }
 
 /* The first banner word found in [p, e), NULL if none. */
-static const struct banner_word *
+static const struct arch_word *
 banner_word(const uint8_t *p, const uint8_t *e)
 {
 	size_t i;
@@ -297,7 +299,7 @@ banner_word(const uint8_t *p, const uint8_t *e)
 static void
 banner(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
-	const struct banner_word *w;
+	const struct arch_word *w;
 	const uint8_t *rel, *rele, *host, *hoste;
 	int v;
 
@@ -326,7 +328,7 @@ banner(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 static void
 systemd_arch(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
-	static const struct banner_word words[] = {
+	static const struct arch_word words[] = {
 #define SW_(s, f, b) {s ".", sizeof(s), f, b}
 	    SW_("x86-64", KL_FAM_X86, 64),
 	    SW_("x86", KL_FAM_X86, 32),
@@ -391,7 +393,7 @@ pgtable(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 static void
 release_word(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
-	const struct banner_word *w;
+	const struct arch_word *w;
 	const uint8_t *q;
 
 	if ((q = memchr(p, ' ', (size_t)(e - p))) != NULL)
@@ -898,19 +900,17 @@ cpuinfo_key(const uint8_t *p, const uint8_t *e, const char *key,
 static int
 machine_word(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 {
-	static const struct banner_word m[] = {
-#define MW(s, f, b) { s, sizeof(s) - 1, f, b }
-	    MW("x86_64", KL_FAM_X86, 64), MW("i686", KL_FAM_X86, 32),
-	    MW("i586", KL_FAM_X86, 32), MW("i386", KL_FAM_X86, 32),
-	    MW("aarch64", KL_FAM_ARM64, 64), MW("arm64", KL_FAM_ARM64, 64),
-	    MW("armv7l", KL_FAM_ARM, 32), MW("armv6l", KL_FAM_ARM, 32),
-	    MW("armv5tejl", KL_FAM_ARM, 32), MW("ppc64le", KL_FAM_PPC, 64),
-	    MW("ppc64", KL_FAM_PPC, 64), MW("ppc", KL_FAM_PPC, 32),
-	    MW("riscv64", KL_FAM_RISCV, 64), MW("riscv32", KL_FAM_RISCV, 32),
-	    MW("mips64", KL_FAM_MIPS, 64), MW("mips", KL_FAM_MIPS, 32),
-	    MW("loongarch64", KL_FAM_LOONGARCH, 64),
-	    MW("s390x", KL_FAM_S390, 64), MW("sparc64", KL_FAM_SPARC, 64),
-#undef MW
+	static const struct arch_word m[] = {
+	    AW("x86_64", KL_FAM_X86, 64), AW("i686", KL_FAM_X86, 32),
+	    AW("i586", KL_FAM_X86, 32), AW("i386", KL_FAM_X86, 32),
+	    AW("aarch64", KL_FAM_ARM64, 64), AW("arm64", KL_FAM_ARM64, 64),
+	    AW("armv7l", KL_FAM_ARM, 32), AW("armv6l", KL_FAM_ARM, 32),
+	    AW("armv5tejl", KL_FAM_ARM, 32), AW("ppc64le", KL_FAM_PPC, 64),
+	    AW("ppc64", KL_FAM_PPC, 64), AW("ppc", KL_FAM_PPC, 32),
+	    AW("riscv64", KL_FAM_RISCV, 64), AW("riscv32", KL_FAM_RISCV, 32),
+	    AW("mips64", KL_FAM_MIPS, 64), AW("mips", KL_FAM_MIPS, 32),
+	    AW("loongarch64", KL_FAM_LOONGARCH, 64),
+	    AW("s390x", KL_FAM_S390, 64), AW("sparc64", KL_FAM_SPARC, 64),
 	};
 	size_t i;
 
@@ -1140,56 +1140,49 @@ ksym_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
  * bytes, which frame_func() searches; of the names with the same first
  * byte the first that matches wins.
  */
-#define AF(s, fam, bits) { s, sizeof(s) - 1, fam, bits }
-static const struct {
-	const char	*s;
-	size_t		 len;
-	int		 fam;
-	int		 bits;
-} arch_funcs[] = {
-	AF("__dabt_svc", KL_FAM_ARM, 32),
-	AF("__irq_svc", KL_FAM_ARM, 32),
-	AF("__dabt_usr", KL_FAM_ARM, 32),
-	AF("__irq_usr", KL_FAM_ARM, 32),
-	AF("__s390x_sys_", KL_FAM_S390, 64),
-	AF("__arm64_sys_", KL_FAM_ARM64, 64),
-	AF("__x64_sys_", KL_FAM_X86, 64),
-	AF("__ia32_sys_", KL_FAM_X86, 0),
-	AF("__riscv_sys_", KL_FAM_RISCV, 64),
-	AF("__se_sys_", KL_FAM_NONE, 0),
-	AF("asm_exc_page_fault", KL_FAM_X86, 0),
-	AF("asm_sysvec_apic_timer_interrupt", KL_FAM_X86, 0),
-	AF("do_syscall_64", KL_FAM_X86, 64),
-	AF("do_mem_abort", KL_FAM_ARM64, 64),
-	AF("do_debug_exception", KL_FAM_ARM64, 64),
-	AF("do_DataAbort", KL_FAM_ARM, 32),
-	AF("do_trap_ecall_u", KL_FAM_RISCV, 0),
-	AF("entry_SYSCALL_64_after_hwframe", KL_FAM_X86, 64),
-	AF("entry_SYSCALL_64", KL_FAM_X86, 64),
-	AF("entry_INT80_32", KL_FAM_X86, 32),
-	AF("el0_svc", KL_FAM_ARM64, 64),
-	AF("el0t_64_sync", KL_FAM_ARM64, 64),
-	AF("el0t_64_sync_handler", KL_FAM_ARM64, 64),
-	AF("el1h_64_sync", KL_FAM_ARM64, 64),
-	AF("el1h_64_irq", KL_FAM_ARM64, 64),
-	AF("el1_sync", KL_FAM_ARM64, 64),
-	AF("el1_irq", KL_FAM_ARM64, 64),
-	AF("el1_dbg", KL_FAM_ARM64, 64),
-	AF("el0_sync", KL_FAM_ARM64, 64),
-	AF("ext_int_handler", KL_FAM_S390, 64),
-	AF("handle_sys64", KL_FAM_MIPS, 64),
-	AF("handle_sysn32", KL_FAM_MIPS, 64),
-	AF("invoke_syscall", KL_FAM_ARM64, 64),
-	AF("interrupt_return_srr", KL_FAM_PPC, 64),
-	AF("io_int_handler", KL_FAM_S390, 64),
-	AF("pgm_check_handler", KL_FAM_S390, 64),
-	AF("ret_fast_syscall", KL_FAM_ARM, 32),
-	AF("system_call_exception", KL_FAM_PPC, 0),
-	AF("system_call_common", KL_FAM_PPC, 64),
-	AF("syscall_common", KL_FAM_MIPS, 0),
-	AF("vector_swi", KL_FAM_ARM, 32),
+static const struct arch_word arch_funcs[] = {
+	AW("__dabt_svc", KL_FAM_ARM, 32),
+	AW("__irq_svc", KL_FAM_ARM, 32),
+	AW("__dabt_usr", KL_FAM_ARM, 32),
+	AW("__irq_usr", KL_FAM_ARM, 32),
+	AW("__s390x_sys_", KL_FAM_S390, 64),
+	AW("__arm64_sys_", KL_FAM_ARM64, 64),
+	AW("__x64_sys_", KL_FAM_X86, 64),
+	AW("__ia32_sys_", KL_FAM_X86, 0),
+	AW("__riscv_sys_", KL_FAM_RISCV, 64),
+	AW("__se_sys_", KL_FAM_NONE, 0),
+	AW("asm_exc_page_fault", KL_FAM_X86, 0),
+	AW("asm_sysvec_apic_timer_interrupt", KL_FAM_X86, 0),
+	AW("do_syscall_64", KL_FAM_X86, 64),
+	AW("do_mem_abort", KL_FAM_ARM64, 64),
+	AW("do_debug_exception", KL_FAM_ARM64, 64),
+	AW("do_DataAbort", KL_FAM_ARM, 32),
+	AW("do_trap_ecall_u", KL_FAM_RISCV, 0),
+	AW("entry_SYSCALL_64_after_hwframe", KL_FAM_X86, 64),
+	AW("entry_SYSCALL_64", KL_FAM_X86, 64),
+	AW("entry_INT80_32", KL_FAM_X86, 32),
+	AW("el0_svc", KL_FAM_ARM64, 64),
+	AW("el0t_64_sync", KL_FAM_ARM64, 64),
+	AW("el0t_64_sync_handler", KL_FAM_ARM64, 64),
+	AW("el1h_64_sync", KL_FAM_ARM64, 64),
+	AW("el1h_64_irq", KL_FAM_ARM64, 64),
+	AW("el1_sync", KL_FAM_ARM64, 64),
+	AW("el1_irq", KL_FAM_ARM64, 64),
+	AW("el1_dbg", KL_FAM_ARM64, 64),
+	AW("el0_sync", KL_FAM_ARM64, 64),
+	AW("ext_int_handler", KL_FAM_S390, 64),
+	AW("handle_sys64", KL_FAM_MIPS, 64),
+	AW("handle_sysn32", KL_FAM_MIPS, 64),
+	AW("invoke_syscall", KL_FAM_ARM64, 64),
+	AW("interrupt_return_srr", KL_FAM_PPC, 64),
+	AW("io_int_handler", KL_FAM_S390, 64),
+	AW("pgm_check_handler", KL_FAM_S390, 64),
+	AW("ret_fast_syscall", KL_FAM_ARM, 32),
+	AW("system_call_exception", KL_FAM_PPC, 0),
+	AW("system_call_common", KL_FAM_PPC, 64),
+	AW("syscall_common", KL_FAM_MIPS, 0),
+	AW("vector_swi", KL_FAM_ARM, 32),
 };
-#undef AF
 
 /*
  * A symbolised frame or pc ("sym+0x1c/0x40") naming a function of
@@ -1214,18 +1207,18 @@ frame_func(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	hi = sizeof(arch_funcs) / sizeof(arch_funcs[0]);
 	while (lo < hi) {
 		i = lo + (hi - lo) / 2;
-		if ((uint8_t)arch_funcs[i].s[0] < *s)
+		if ((uint8_t)arch_funcs[i].w[0] < *s)
 			lo = i + 1;
 		else
 			hi = i;
 	}
 	for (i = lo; i < sizeof(arch_funcs) / sizeof(arch_funcs[0]) &&
-	    (uint8_t)arch_funcs[i].s[0] == *s; i++) {
-		if (s[1] != (uint8_t)arch_funcs[i].s[1])
+	    (uint8_t)arch_funcs[i].w[0] == *s; i++) {
+		if (s[1] != (uint8_t)arch_funcs[i].w[1])
 			continue;
-		k = arch_funcs[i].len;
-		if (k > n || memcmp(s, arch_funcs[i].s, k) != 0 ||
-		    (k < n && arch_funcs[i].s[k - 1] != '_'))
+		k = arch_funcs[i].n;
+		if (k > n || memcmp(s, arch_funcs[i].w, k) != 0 ||
+		    (k < n && arch_funcs[i].w[k - 1] != '_'))
 			continue;
 		if (arch_funcs[i].fam == KL_FAM_NONE)
 			return;

@@ -246,6 +246,46 @@ t_evidence(void **state)
 		  KL_FAM_NONE, 0 },
 		{ "Linux version", KL_ARCH_AUTO, 0, KL_FAM_NONE, 0 },
 		{ "00: 12 34 56 78", KL_ARCH_AUTO, 0, KL_FAM_NONE, 0 },
+		/*
+		 * frame_func(): a symbolised frame's function names the
+		 * family (and the width where only one has it), found in
+		 * arch_funcs[] by its first byte.  Names of several first-
+		 * byte runs; names sharing two bytes (do_syscall_64,
+		 * do_mem_abort, do_DataAbort); a prefix entry and its
+		 * longer neighbour (el0t_64_sync, el0t_64_sync_handler);
+		 * the '_' ends of the syscall wrappers; the generic
+		 * __se_sys_ (no family); names not in the table.
+		 */
+		{ " do_syscall_64+0x35/0x80", KL_ARCH_X86_64, 0, KL_FAM_X86,
+		  64 },
+		{ " do_mem_abort+0x48/0xa0", KL_ARCH_ARM64, 0, KL_FAM_ARM64,
+		  64 },
+		{ " do_DataAbort+0x40/0xa4", KL_ARCH_ARM, 0, KL_FAM_ARM, 32 },
+		{ " el0t_64_sync_handler+0x1c/0x40", KL_ARCH_ARM64, 0,
+		  KL_FAM_ARM64, 64 },
+		{ " entry_SYSCALL_64_after_hwframe+0x63/0xcd", KL_ARCH_X86_64,
+		  0, KL_FAM_X86, 64 },
+		{ " __x64_sys_ioctl+0x8b/0xc0", KL_ARCH_X86_64, 0, KL_FAM_X86,
+		  64 },
+		{ " __arm64_sys_read+0x20/0x30", KL_ARCH_ARM64, 0,
+		  KL_FAM_ARM64, 64 },
+		{ " ext_int_handler+0x11e/0x128", KL_ARCH_S390X, 1,
+		  KL_FAM_S390, 64 },
+		{ " handle_sysn32+0x3c/0x90", KL_ARCH_MIPS64, 1, KL_FAM_MIPS,
+		  64 },
+		{ " interrupt_return_srr+0x0/0x1a0", KL_ARCH_PPC64, 1,
+		  KL_FAM_PPC, 64 },
+		{ " ret_fast_syscall+0x0/0x54", KL_ARCH_ARM, 0, KL_FAM_ARM,
+		  32 },
+		{ " vector_swi+0x6c/0xc0", KL_ARCH_ARM, 0, KL_FAM_ARM, 32 },
+		{ " __se_sys_ioctl+0x8b/0xc0", KL_ARCH_AUTO, 0, KL_FAM_NONE,
+		  0 },
+		{ " __x64_sysfs_foo+0x8b/0xc0", KL_ARCH_AUTO, 0, KL_FAM_NONE,
+		  0 },
+		{ " schedule+0x4e/0xc0", KL_ARCH_AUTO, 0, KL_FAM_NONE, 0 },
+		{ " do_something+0x4e/0xc0", KL_ARCH_AUTO, 0, KL_FAM_NONE, 0 },
+		{ " zap_pte_range+0x4e/0xc0", KL_ARCH_AUTO, 0, KL_FAM_NONE,
+		  0 },
 	};
 	struct kl_detect st;
 	size_t i;
