@@ -160,6 +160,19 @@ bench_archives() {
 	done
 }
 
+# bench_input NAME FILE HYPERFINE-ARGS...: one hyperfine run of the
+# commands on FILE (-i: grep and kleakscan exit 1 when they find
+# something), then its table (report()).
+bench_input() {
+	name=$1 file=$2
+	shift 2
+	hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
+	    --export-json "$DIR/$name.json" "$@" >/dev/null
+	echo
+	echo "input: $name.log, $(wc -c <"$file" | tr -d ' ') bytes"
+	report "$DIR/$name.json" "$(wc -c <"$file")"
+}
+
 # rss CMD...: the peak RSS of a command in KiB (GNU time), or "-".
 rss() {
 	if [ -x /usr/bin/time ]; then
@@ -182,12 +195,7 @@ bench_real() {
 		    -n kleakscan-j2-c "$KLEAKSCAN -j2 -c $f | cat >/dev/null"
 		[ -n "${BASE:-}" ] && set -- "$@" -n base-j2-c \
 		    "$BASE -j2 -c $f | cat >/dev/null"
-		hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
-		    --export-json "$DIR/$input.json" "$@" >/dev/null
-		bytes=$(wc -c <"$f")
-		echo
-		echo "input: $input.log, $bytes bytes"
-		report "$DIR/$input.json" "$bytes"
+		bench_input "$input" "$f" "$@"
 		echo "kleakscan -j1 -c peak RSS: $(rss "$KLEAKSCAN" -j1 -c "$f") KiB;" \
 		    "-j2: $(rss "$KLEAKSCAN" -j2 -c "$f") KiB"
 	done
@@ -241,13 +249,7 @@ for input in addr noaddr; do
 	set -- "$@" -n kleakscan-c "$KLEAKSCAN -j1 -c $f | cat >/dev/null" \
 	    -n kleakscan-redact "$KLEAKSCAN -j1 --redact $f | cat >/dev/null" \
 	    -n kleakscan-redact-o "$KLEAKSCAN -j1 --redact -o $DIR/redacted.out $f"
-	# -i: grep and kleakscan exit 1 when they find something.
-	hyperfine -i --style none -w "$WARMUP" -r "$RUNS" \
-	    --export-json "$DIR/$input.json" "$@" >/dev/null
-	bytes=$(wc -c <"$f")
-	echo
-	echo "input: $input.log, $bytes bytes"
-	report "$DIR/$input.json" "$bytes"
+	bench_input "$input" "$f" "$@"
 	rm -f "$DIR/redacted.out"
 done
 
