@@ -94,6 +94,17 @@ size_t		 kl_hexrun_avx2(const uint8_t *, size_t, size_t);
 size_t		 kl_cand_fast_at(const uint8_t *, size_t, size_t, size_t,
 		     size_t *, unsigned, struct kl_token *, size_t, size_t *);
 
+/* mail.c: a line's end, and where kl_mail_suspect() must start. */
+size_t		 kl_line_end(const uint8_t *, size_t, size_t *);
+size_t		 kl_line_end_scalar(const uint8_t *, size_t, size_t *);
+#ifdef __SSE2__
+size_t		 kl_line_end_sse2(const uint8_t *, size_t, size_t *);
+#endif
+#ifdef KL_HEXRUN_AVX2
+size_t		 kl_line_end_avx2(const uint8_t *, size_t, size_t *);
+#endif
+int		 kl_mail_suspect_from(const uint8_t *, size_t, size_t);
+
 /* Find needle in haystack (bytes). */
 const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);
 

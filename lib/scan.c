@@ -102,6 +102,12 @@ struct kl_scan {
 	uint64_t		 lineno;
 	int			 framed;
 	uint64_t		 msg_abs;	/* message start in the unit */
+	/*
+	 * Set by process() for frame_line() alone: when the line was read
+	 * from its start, the first byte of it that may start a no-break
+	 * space (kl_line_end()), else 0: kl_mail_suspect_from() reads on.
+	 */
+	size_t			 mail_from;
 	enum kl_line_kind	 prev_kind;
 
 	/* The boot segment. */
@@ -756,12 +762,16 @@ frame_line(struct kl_scan *sc, size_t avail)
 	 * A mail-quoted line, or one with no-break spaces, is framed and
 	 * detected from a copy with spaces in their place, past the quote.
 	 */
-	if (kl_mail_suspect(lp, fl)) {
+	q = sc->mail_from;
+	sc->mail_from = 0;
+	if ((q < fl || (fl > 0 && (lp[0] == '>' || lp[0] == '|'))) &&
+	    kl_mail_suspect_from(lp, fl, q)) {
 		memcpy(mail, lp, fl);
 		(void)kl_mail_spaces(mail, fl);
 		q = kl_mail_quote(mail, fl);
 		fp = mail;
-	}
+	} else
+		q = 0;
 	kl_frame_line(fp + q, fl - q, sc->prev_kind, sc->opt->format, &fr);
 	fr.msg += q;
 	if (fr.msg > fl)
@@ -984,6 +994,7 @@ line_start(struct kl_scan *sc, size_t i)
 	sc->ls_abs = sc->base + i;
 	sc->framed = 0;
 	sc->msg_abs = sc->ls_abs;
+	sc->mail_from = 0;
 }
 
 /* Drop buf[0, keep) and move the rest to the front. */
@@ -1010,8 +1021,7 @@ shift(struct kl_scan *sc, size_t keep)
 static int
 process(struct kl_scan *sc, int final, struct kl_error *err)
 {
-	const uint8_t *nl;
-	size_t c, keep, ctx;
+	size_t c, keep, ctx, mark;
 	int rc;
 
 	for (;;) {
@@ -1023,12 +1033,15 @@ process(struct kl_scan *sc, int final, struct kl_error *err)
 			if (sc->done < sc->len)
 				sc->skip_alnum = 0;
 		}
-		nl = NULL;
-		if (sc->done < sc->len)
-			nl = memchr(sc->buf + sc->done, '\n',
-			    sc->len - sc->done);
-		if (nl != NULL) {
-			c = (size_t)(nl - sc->buf);
+		c = sc->len;
+		if (sc->done < sc->len) {
+			c = sc->done + kl_line_end(sc->buf + sc->done,
+			    sc->len - sc->done, &mark);
+			/* Read from the line's start: frame_line() uses it. */
+			if (sc->done == sc->ls && !sc->framed)
+				sc->mail_from = mark;
+		}
+		if (c < sc->len) {
 			if (sc->inplace && c - sc->ls >= sc->inplace)
 				break;	/* the window would cut it: copy it */
 			if ((rc = scan_segment(sc, sc->done, c, 1, err)) != 0)

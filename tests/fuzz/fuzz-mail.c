@@ -9,7 +9,11 @@
  * bytes of "=C2=A0" / "=A0" tokens, and only into spaces; a second pass
  * finds nothing more; a line needing neither helper is not suspect;
  * kl_mail_suspect(), which reads 16 bytes at a time, says what a plain
- * byte-by-byte reading of its definition says.  A broken invariant
+ * byte-by-byte reading of its definition says.  kl_line_end(), run on
+ * the rest of the input from each line start (a copy of its exact size),
+ * finds the line's end and its first A0 or '=' as a byte-by-byte search
+ * does (also 16 bytes a step), and kl_mail_suspect_from() from
+ * that mark says what kl_mail_suspect() says.  A broken invariant
  * aborts.
  *
  * Seeds (corpus/mail/): lines of ../shared/corpus/mail (linux-arm-kernel
@@ -24,6 +28,7 @@
 #include <string.h>
 
 #include "kleak.h"
+#include "kleak-int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -54,6 +59,29 @@ suspect_ref(const uint8_t *b, size_t n)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * Check kl_line_end() on b[0..n) against a byte-by-byte search: as the
+ * CPU chooses (AVX2 here), and 16 bytes a step.
+ */
+static void
+line_end(const uint8_t *b, size_t n)
+{
+	size_t i, e, m, rm = SIZE_MAX;
+
+	for (i = 0; i < n && b[i] != '\n'; i++)
+		if (rm == SIZE_MAX && (b[i] == 0xa0 || b[i] == '='))
+			rm = i;
+	if (rm > i)
+		rm = i;
+	e = kl_line_end(b, n, &m);
+	check(e == i && m == rm);
+#ifdef __SSE2__
+	e = kl_line_end_sse2(b, n, &m);
+	check(e == i && m == rm);
+#endif
+	check(kl_mail_suspect_from(b, i, rm) == suspect_ref(b, i));
 }
 
 /* Check the helpers on one line b[0..n). */
@@ -90,13 +118,19 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data, *e = data + size, *nl;
+	uint8_t *all;
 
+	all = malloc(size > 0 ? size : 1);
+	check(all != NULL);
+	memcpy(all, data, size);
 	while (p < e) {
+		line_end(all + (p - data), (size_t)(e - p));
 		nl = memchr(p, '\n', (size_t)(e - p));
 		if (nl == NULL)
 			nl = e;
 		one(p, (size_t)(nl - p));
 		p = nl + 1;
 	}
+	free(all);
 	return (0);
 }

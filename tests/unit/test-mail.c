@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "kleak.h"
+#include "kleak-int.h"
 
 #define Q(s)	kl_mail_quote((const uint8_t *)(s), sizeof(s) - 1)
 
@@ -124,6 +125,83 @@ t_suspect_blocks(void **state)
 	}
 }
 
+/* kl_line_end() and each of its variants (the AVX2 one if the CPU has it). */
+static size_t (*const line_ends[])(const uint8_t *, size_t, size_t *) = {
+	kl_line_end, kl_line_end_scalar,
+#ifdef __SSE2__
+	kl_line_end_sse2,
+#endif
+#ifdef KL_HEXRUN_AVX2
+	kl_line_end_avx2,
+#endif
+};
+
+/*
+ * Every variant of kl_line_end() on b[0..n): the end is e, the mark m;
+ * kl_mail_suspect_from() from the mark says what kl_mail_suspect() says.
+ */
+static void
+check_line_end(const uint8_t *b, size_t n, size_t e, size_t m)
+{
+	size_t v, ge, gm;
+
+	for (v = 0; v < sizeof(line_ends) / sizeof(line_ends[0]); v++) {
+#ifdef KL_HEXRUN_AVX2
+		if (line_ends[v] == kl_line_end_avx2 &&
+		    !__builtin_cpu_supports("avx2"))
+			continue;
+#endif
+		ge = line_ends[v](b, n, &gm);
+		assert_int_equal(ge, e);
+		assert_int_equal(gm, m);
+	}
+	assert_int_equal(kl_mail_suspect_from(b, e, m), kl_mail_suspect(b, e));
+}
+
+/*
+ * kl_line_end(): a newline, and an A0 or a '=' with the other three
+ * bytes on, at every position of buffers of every length up to five
+ * 32-byte blocks; the mark before, at and after the newline, and no
+ * newline at all.  Each buffer is exactly n bytes (a read past it shows
+ * under the sanitizers).
+ */
+static void
+t_line_end(void **state)
+{
+	static const uint8_t marks[] = { 0xa0, '=' };
+	uint8_t *b;
+	size_t n, nl, at, k, m;
+
+	(void)state;
+	for (n = 0; n <= 160; n++) {
+		b = malloc(n > 0 ? n : 1);
+		assert_non_null(b);
+		for (nl = 0; nl <= n; nl++)
+			for (at = 0; at <= n; at += at < 70 ? 1 : 7)
+				for (k = 0; k < 2; k++) {
+					memset(b, 'x', n);
+					if (nl < n)
+						b[nl] = '\n';
+					m = SIZE_MAX;
+					if (at < n && at != nl)
+						b[m = at] = marks[k];
+					if (at + 3 < n && at + 3 != nl) {
+						b[at + 3] = marks[1 - k];
+						if (m == SIZE_MAX)
+							m = at + 3;
+					}
+					check_line_end(b, n, nl,
+					    m < nl ? m : nl);
+				}
+		free(b);
+	}
+	/* A quoted-printable no-break space after the mark is found. */
+	b = (uint8_t *)"[    1.0] a=b x=C2=A0y\nz";
+	check_line_end(b, strlen((char *)b), 22, 11);
+	assert_true(kl_mail_suspect_from(b, 22, 11));
+	assert_false(kl_mail_suspect_from(b, 11, 11));
+}
+
 int
 main(void)
 {
@@ -132,6 +210,7 @@ main(void)
 		cmocka_unit_test(t_spaces),
 		cmocka_unit_test(t_suspect),
 		cmocka_unit_test(t_suspect_blocks),
+		cmocka_unit_test(t_line_end),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
