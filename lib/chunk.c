@@ -587,12 +587,18 @@ nomem:
 	return (-1);
 }
 
-/* The latest real state, when chunks may start from it. */
+/*
+ * The latest real state, for the chunks ahead to start from.  Where
+ * something waits in sc (a token, a line event, a report watch), it is
+ * still the best guess of the state at the cuts ahead, better than an
+ * older clean one: a long undecided boot keeps sc from being clean at
+ * any cut, and the state of the file's start (no banner seen yet) would
+ * then be every chunk's.  A guess costs nothing wrong: kl_scan_spec_ok()
+ * takes a chunk only from a clean sc with the same state.
+ */
 static int
 spec_now(const struct kl_scan *sc, struct kl_spec *sp)
 {
-	if (!kl_scan_clean(sc))
-		return (0);
 	kl_scan_spec_get(sc, sp);
 	return (1);
 }
