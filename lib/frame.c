@@ -986,6 +986,18 @@ fr_kind(const uint8_t *b, size_t len, enum kl_line_kind prev,
 }
 
 /*
+ * Does kl_frame_line() read every line the same after a line of kind a
+ * as after one of kind b?  It reads prev only to take a line that starts
+ * with a space as a kmsg continuation.
+ */
+int
+kl_frame_prev_same(enum kl_line_kind a, enum kl_line_kind b)
+{
+	return ((a == KL_LINE_KMSG || a == KL_LINE_KMSG_CONT) ==
+	    (b == KL_LINE_KMSG || b == KL_LINE_KMSG_CONT));
+}
+
+/*
  * Frame one line (without its '\n'): fill f with the line kind, the
  * offset of the message, the level, the kernel time and the boot mark.
  * prev is the kind of the line before (for kmsg continuation lines).

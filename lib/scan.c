@@ -1490,7 +1490,8 @@ kl_scan_spec_begin(struct kl_scan *sc, const struct kl_spec *sp,
  * start?  Yes when w is at a line start (the chunk's end; what it holds
  * there, sc takes over) and every input of the lines after the cut
  * agrees:
- *  - prev_kind: frame.c reads a line in the light of the one before;
+ *  - prev_kind: frame.c reads a line in the light of the one before
+ *    (kl_frame_prev_same(): whether it was a kmsg one);
  *  - seg_banner: a banner starts a new boot segment only after one;
  *  - seg_flags: the unhashed-banner flag is on every finding;
  *  - decided, arch, widths, prior, layout, st.arch: which tokens are
@@ -1517,7 +1518,7 @@ kl_scan_spec_ok(const struct kl_scan *sc, const struct kl_spec *sp,
 	if (!kl_scan_clean(sc) || !at_line_start(w) || w->eng != sc->eng)
 		return (0);
 	kl_scan_spec_get(sc, &now);
-	if (now.prev_kind != sp->prev_kind ||
+	if (!kl_frame_prev_same(now.prev_kind, sp->prev_kind) ||
 	    now.seg_banner != sp->seg_banner ||
 	    now.seg_flags != sp->seg_flags ||
 	    now.decided != sp->decided || now.arch != sp->arch ||
@@ -1552,15 +1553,15 @@ kl_scan_resync_off(const struct kl_scan *w)
  * The real scanner sc, fed in order up to the start of the line where
  * chunk scanner w started its first new boot segment: does sc start one
  * there too?  The line is framed as w framed it when sc read the same
- * line before (prev_kind); the new segment follows from the banner and
- * the clock as in frame_line().  If so, sc closes its segment now, as
- * frame_line() would (the events go to the real sink), and after that
- * its state is w's at the same point: a fresh segment, whose detector,
- * anchors, flags and clock are empty in both; what is not reset (the
- * prior arch, st.arch) w treated as unknown (prior_spec, starch_spec:
- * kl_scan_resync_off() refused a w that read it).  Returns 1 when it
- * did, 0 when not (nothing done: go on in order), -1 when the sink
- * stopped the scan.
+ * kind of line before (kl_frame_prev_same()); the new segment follows
+ * from the banner and the clock as in frame_line().  If so, sc closes
+ * its segment now, as frame_line() would (the events go to the real
+ * sink), and after that its state is w's at the same point: a fresh
+ * segment, whose detector, anchors, flags and clock are empty in both;
+ * what is not reset (the prior arch, st.arch) w treated as unknown
+ * (prior_spec, starch_spec: kl_scan_resync_off() refused a w that read
+ * it).  Returns 1 when it did, 0 when not (nothing done: go on in order),
+ * -1 when the sink stopped the scan.
  */
 int
 kl_scan_resync(struct kl_scan *sc, const struct kl_scan *w)
@@ -1568,7 +1569,8 @@ kl_scan_resync(struct kl_scan *sc, const struct kl_scan *w)
 	int newseg;
 
 	if (kl_scan_resync_off(w) == UINT64_MAX || !at_line_start(sc) ||
-	    sc->ls_abs != w->rs_off || sc->prev_kind != w->rs_pk ||
+	    sc->ls_abs != w->rs_off ||
+	    !kl_frame_prev_same(sc->prev_kind, w->rs_pk) ||
 	    w->eng != sc->eng)
 		return (0);
 	if (w->rs_boot)

@@ -153,6 +153,18 @@ if [ -s "$TMP/own.log" ]; then
 	same "one machine's boots" "$TMP/series.log" 65536
 	is "$((CHUNKS > 10 && RESCANNED * 4 < CHUNKS))" 1 \
 	    "one machine's boots: $RESCANNED of $CHUNKS chunks scanned again"
+	# The same with the firmware's lines before each boot (plain), as a
+	# serial console shows them: a chunk cut before a banner starts
+	# after a plain line, where the state it was scanned ahead from had
+	# seen a dmesg one; framing reads the banner alike after either
+	# (kl_frame_prev_same()), so the chunk is taken (76 of 672 chunks
+	# were scanned again when the two kinds had to be the same).
+	sed 's/^\(\[    0\.000000\] Linux version \)/SeaBIOS (version 1.16.2)\
+Booting from ROM...\
+\1/' "$TMP/series.log" >"$TMP/fw.log"
+	same "one machine's boots after firmware" "$TMP/fw.log" 65536
+	is "$((CHUNKS > 10 && RESCANNED * 10 < CHUNKS))" 1 \
+	    "after firmware: $RESCANNED of $CHUNKS chunks scanned again"
 else
 	skip "own boots in chunks" "no boots in $OWN_BOOTS or no xz"
 fi

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "kleak.h"
+#include "kleak-int.h"
 
 #define P	KL_LINE_PLAIN
 #define D	KL_LINE_DMESG
@@ -706,6 +707,59 @@ t_chain(void **state)
 	}
 }
 
+/*
+ * kl_frame_prev_same(): two kinds of the line before that it calls the
+ * same frame every line alike, in every format (the chunked scan starts
+ * a chunk after a line of another kind when they are the same), and a
+ * kmsg kind and another do not frame a continuation line alike.
+ */
+static void
+t_prev_same(void **state)
+{
+	static const char *const lines[] = {
+		" SUBSYSTEM=acpi", "  [    1.0] x", "6,1,100,-;first",
+		"[    1.000000] x", "<6>[    1.000000] x", "plain text",
+		" ", "\t x", "-- Boot 0123 --",
+		"Jan  2 03:04:05 host kernel: [    1.000000] x",
+	};
+	static const enum kl_format fmts[] = { KL_FORMAT_AUTO,
+	    KL_FORMAT_TEXT, KL_FORMAT_KMSG };
+	struct kl_frame fa, fb;
+	int a, b;
+	size_t i, k;
+
+	(void)state;
+	for (a = KL_LINE_PLAIN; a <= KL_LINE_JOURNAL_MARK; a++)
+		for (b = KL_LINE_PLAIN; b <= KL_LINE_JOURNAL_MARK; b++) {
+			if (!kl_frame_prev_same((enum kl_line_kind)a,
+			    (enum kl_line_kind)b))
+				continue;
+			for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+				for (k = 0; k < 3; k++) {
+					kl_frame_line((const uint8_t *)lines[i],
+					    strlen(lines[i]),
+					    (enum kl_line_kind)a, fmts[k], &fa);
+					kl_frame_line((const uint8_t *)lines[i],
+					    strlen(lines[i]),
+					    (enum kl_line_kind)b, fmts[k], &fb);
+					assert_int_equal(fa.kind, fb.kind);
+					assert_int_equal(fa.msg, fb.msg);
+					assert_int_equal(fa.level, fb.level);
+					assert_int_equal(fa.has_ts, fb.has_ts);
+					assert_true(fa.ts_us == fb.ts_us);
+					assert_int_equal(fa.boot, fb.boot);
+				}
+		}
+	assert_true(kl_frame_prev_same(D, P));
+	assert_true(kl_frame_prev_same(K, KC));
+	assert_false(kl_frame_prev_same(K, D));
+	kl_frame_line((const uint8_t *)" SUBSYSTEM=acpi", 15, K,
+	    KL_FORMAT_AUTO, &fa);
+	kl_frame_line((const uint8_t *)" SUBSYSTEM=acpi", 15, D,
+	    KL_FORMAT_AUTO, &fb);
+	assert_int_not_equal(fa.kind, fb.kind);
+}
+
 int
 main(void)
 {
@@ -724,6 +778,7 @@ main(void)
 		cmocka_unit_test(t_long),
 		cmocka_unit_test(t_empty),
 		cmocka_unit_test(t_chain),
+		cmocka_unit_test(t_prev_same),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
