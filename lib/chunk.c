@@ -2,8 +2,9 @@
  * chunk.c - one plain file scanned on several threads, with the events
  * of the serial scan, in its order.
  *
- * The calling thread reads the file (pread) in chunks cut after a
- * newline and holds the real scanner.  The first chunks are scanned in
+ * The calling thread reads the file (pread), or is given its bytes in
+ * order (kl_chunk_feed(): a decompressed stream), in chunks cut after a
+ * newline, and holds the real scanner.  The first chunks are scanned in
  * order by the real scanner, until its state is settled (kl_scan_clean()
  * and the architecture decided); from then on each chunk is given to a
  * thread with a copy of the latest real state (struct kl_spec) and
@@ -101,8 +102,6 @@ struct slot {
 };
 
 struct ck {
-	int			 fd;
-	off_t			 start;		/* file offset of unit 0 */
 	size_t			 chunk;
 	struct slot		*slot;
 	unsigned		 nslots;
@@ -369,66 +368,6 @@ banner_cut(const uint8_t *b, size_t n)
 	return (last > b + n / 2 ? (size_t)(last - b) : n);
 }
 
-/*
- * Read into s the lines from unit offset off: about ck->chunk bytes,
- * more for a line that does not end there, up to and with the last
- * newline (cut: or before a banner, banner_cut()).  *eof: the file ended
- * (bytes after the last newline are left for the end).  Returns -1 on a
- * read error.
- */
-static int
-read_chunk(struct ck *ck, struct slot *s, uint64_t off, int *eof, int cut,
-    struct kl_error *err)
-{
-	size_t got = 0, want = ck->chunk, nc;
-	const uint8_t *nl;
-	ssize_t r;
-	void *np;
-
-	s->len = 0;
-	for (;;) {
-		if (s->cap - got < want) {
-			nc = got + want;
-			if (nc < got || (np = realloc(s->buf, nc)) == NULL) {
-				kl_error_set(err, KL_ENOMEM, ENOMEM,
-				    "out of memory");
-				return (-1);
-			}
-			s->buf = np;
-			s->cap = nc;
-		}
-		while (want > 0) {
-			r = pread(ck->fd, s->buf + got, want,
-			    ck->start + (off_t)(off + got));
-			if (r == -1 && errno == EINTR)
-				continue;
-			if (r == -1) {
-				kl_error_set(err, KL_EIO, errno,
-				    "read failed");
-				return (-1);
-			}
-			if (r == 0) {
-				*eof = 1;
-				break;
-			}
-			got += (size_t)r;
-			want -= (size_t)r;
-		}
-		nl = NULL;
-		if (got > 0)
-			nl = last_nl(s->buf, got);
-		if (nl != NULL) {
-			s->len = (size_t)(nl - s->buf) + 1;
-			if (cut && !*eof)
-				s->len = banner_cut(s->buf, s->len);
-			return (0);
-		}
-		if (*eof)
-			return (0);
-		want = got;	/* a long line: read as much again */
-	}
-}
-
 /* Feed the chunk in s to the real scanner, in order. */
 static int
 scan_serial(struct kl_scan *sc, struct slot *s, struct kl_error *err)
@@ -587,22 +526,6 @@ nomem:
 	return (-1);
 }
 
-/*
- * The latest real state, for the chunks ahead to start from.  Where
- * something waits in sc (a token, a line event, a report watch), it is
- * still the best guess of the state at the cuts ahead, better than an
- * older clean one: a long undecided boot keeps sc from being clean at
- * any cut, and the state of the file's start (no banner seen yet) would
- * then be every chunk's.  A guess costs nothing wrong: kl_scan_spec_ok()
- * takes a chunk only from a clean sc with the same state.
- */
-static int
-spec_now(const struct kl_scan *sc, struct kl_spec *sp)
-{
-	kl_scan_spec_get(sc, sp);
-	return (1);
-}
-
 /* Stop the threads and free what the chunked scan made. */
 static void
 ck_free(struct ck *ck)
@@ -631,8 +554,8 @@ ck_free(struct ck *ck)
 
 /* Set up the slots, their scanners and the threads. */
 static int
-ck_init(struct ck *ck, struct kl_scan *sc, int fd,
-    const struct kl_chunk_opt *opt, struct kl_error *err)
+ck_init(struct ck *ck, struct kl_scan *sc, const struct kl_chunk_opt *opt,
+    struct kl_error *err)
 {
 	const struct kl_sink *real = kl_scan_sink(sc);
 	struct kl_sink rs;
@@ -642,9 +565,6 @@ ck_init(struct ck *ck, struct kl_scan *sc, int fd,
 	pthread_mutex_init(&ck->mu, NULL);
 	pthread_cond_init(&ck->work, NULL);
 	pthread_cond_init(&ck->done, NULL);
-	ck->fd = fd;
-	if ((ck->start = lseek(fd, 0, SEEK_CUR)) == -1)
-		ck->start = 0;
 	ck->chunk = opt->chunk > 0 ? opt->chunk : 2u << 20;
 	ck->nslots = opt->slots > 0 ? opt->slots : 2 * opt->threads;
 	if (ck->nslots < 2)
@@ -674,102 +594,294 @@ nomem:
 }
 
 /*
+ * The chunks ahead start from the real scan's latest state (cur), taken
+ * after each chunk it settles.  Where something waits in sc (a token, a
+ * line event, a report watch), that state is still the best guess of
+ * the state at the cuts ahead, better than an older clean one: a long
+ * undecided boot keeps sc from being clean at any cut, and the state of
+ * the file's start (no banner seen yet) would then be every chunk's.  A
+ * guess costs nothing wrong: kl_scan_spec_ok() takes a chunk only from a
+ * clean sc with the same state.
+ */
+struct kl_chunker {
+	struct ck		 ck;
+	struct kl_scan		*sc;
+	struct kl_chunk_stats	 cs;
+	struct kl_spec		 cur;
+	unsigned		 head;		/* the oldest chunk in flight */
+	unsigned		 inflight;
+	uint64_t		 seq;
+	/* The chunk being filled: slot head + inflight, never in flight. */
+	uint64_t		 off;		/* unit offset of its buf[0] */
+	size_t			 flen;		/* bytes in it */
+	size_t			 need;		/* cut it when it holds this */
+	int			 rc;		/* 1: stopped, -1: failed */
+};
+
+/* The slot being filled (there is one: inflight < nslots). */
+static struct slot *
+fill_slot(struct kl_chunker *ch)
+{
+	return (&ch->ck.slot[(ch->head + ch->inflight) % ch->ck.nslots]);
+}
+
+/* Wait for the oldest chunk in flight, give its events, free its slot. */
+static int
+settle_head(struct kl_chunker *ch, struct kl_error *err)
+{
+	struct slot *s = &ch->ck.slot[ch->head];
+	uint64_t t = now_ns();
+	int rc;
+
+	pthread_mutex_lock(&ch->ck.mu);
+	while (s->state != SL_DONE)
+		pthread_cond_wait(&ch->ck.done, &ch->ck.mu);
+	pthread_mutex_unlock(&ch->ck.mu);
+	ch->cs.wait_ns += now_ns() - t;
+	rc = settle(ch->sc, s, &ch->cs, err);
+	pthread_mutex_lock(&ch->ck.mu);
+	s->state = SL_FREE;
+	pthread_mutex_unlock(&ch->ck.mu);
+	ch->head = (ch->head + 1) % ch->ck.nslots;
+	ch->inflight--;
+	kl_scan_spec_get(ch->sc, &ch->cur);
+	return (rc);
+}
+
+/* Make the slot to fill free, settling the oldest chunk if need be. */
+static int
+free_slot(struct kl_chunker *ch, struct kl_error *err)
+{
+	int rc;
+
+	while (ch->inflight >= ch->ck.nslots)
+		if ((rc = settle_head(ch, err)) != 0)
+			return (rc);
+	return (0);
+}
+
+/* Room for n more bytes in the slot being filled, at *pp. */
+static int
+fill_room(struct kl_chunker *ch, size_t n, uint8_t **pp,
+    struct kl_error *err)
+{
+	struct slot *s;
+	size_t nc;
+	void *np;
+	int rc;
+
+	if ((rc = free_slot(ch, err)) != 0)
+		return (rc);
+	s = fill_slot(ch);
+	if (s->cap - ch->flen < n) {
+		nc = ch->flen + n;
+		if (nc < ch->ck.chunk)
+			nc = ch->ck.chunk;
+		if (nc < n || (np = realloc(s->buf, nc)) == NULL) {
+			kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
+			return (-1);
+		}
+		s->buf = np;
+		s->cap = nc;
+	}
+	*pp = s->buf + ch->flen;
+	return (0);
+}
+
+/*
+ * Cut the slot being filled after its last newline (not final: or
+ * before a banner, banner_cut()) and give that chunk to a thread (to the
+ * real scanner, in order, when there is none); what follows the cut
+ * starts the next slot.  Without a newline nothing is cut: a long line,
+ * to be read on.
+ */
+static int
+fill_cut(struct kl_chunker *ch, int final, struct kl_error *err)
+{
+	struct slot *s = fill_slot(ch), *t;
+	const struct kl_sink *k = kl_scan_sink(ch->sc);
+	const uint8_t *nl;
+	size_t len, rest;
+	uint8_t *p;
+	int rc;
+
+	if ((nl = last_nl(s->buf, ch->flen)) == NULL) {
+		ch->need = ch->flen * 2 > ch->flen ? ch->flen * 2 : SIZE_MAX;
+		return (0);
+	}
+	len = (size_t)(nl - s->buf) + 1;
+	if (!final && ch->cur.seg_banner)
+		len = banner_cut(s->buf, len);
+	rest = ch->flen - len;
+	s->len = len;
+	s->off = ch->off;
+	s->spec = ch->cur;
+	s->lfnull = k->line_first == NULL;
+	if (!s->lfnull)
+		memcpy(s->lf, k->line_first, sizeof(s->lf));
+	ch->cs.chunks++;
+	ch->off += len;
+	ch->flen = 0;
+	/* A rest longer than a chunk (after a long line) is cut again. */
+	ch->need = rest < ch->ck.chunk ? ch->ck.chunk : rest + 1;
+	if (ch->ck.nth == 0) {
+		/* No thread to scan ahead: in order, in place. */
+		ch->cs.serial++;
+		if ((rc = scan_serial(ch->sc, s, err)) != 0)
+			return (rc);
+		kl_scan_spec_get(ch->sc, &ch->cur);
+		if (rest > 0)
+			memmove(s->buf, s->buf + len, rest);
+		ch->flen = rest;
+		return (0);
+	}
+	pthread_mutex_lock(&ch->ck.mu);
+	s->seq = ch->seq++;
+	s->state = SL_QUEUED;
+	pthread_cond_signal(&ch->ck.work);
+	pthread_mutex_unlock(&ch->ck.mu);
+	ch->inflight++;
+	/* The thread only reads s->buf[0, len): the rest moves on. */
+	if ((rc = fill_room(ch, rest, &p, err)) != 0)
+		return (rc);
+	t = fill_slot(ch);
+	if (rest > 0)
+		memcpy(t->buf, s->buf + len, rest);
+	ch->flen = rest;
+	return (0);
+}
+
+/* The slot being filled has n more bytes: cut it when it is full. */
+static int
+fill_commit(struct kl_chunker *ch, size_t n, struct kl_error *err)
+{
+	ch->flen += n;
+	if (ch->flen < ch->need)
+		return (0);
+	return (fill_cut(ch, 0, err));
+}
+
+/*
+ * A chunked scan of the unit sc holds (just begun), its bytes given in
+ * order by kl_chunk_feed(): as kl_scan_feed() of all of them would scan
+ * it, on opt->threads threads.  NULL when memory is short.
+ */
+struct kl_chunker *
+kl_chunk_new(struct kl_scan *sc, const struct kl_chunk_opt *opt,
+    struct kl_error *err)
+{
+	struct kl_chunker *ch;
+
+	if (opt->threads < 1) {
+		kl_error_set(err, KL_EINVAL, 0, "no thread to scan with");
+		return (NULL);
+	}
+	if ((ch = calloc(1, sizeof(*ch))) == NULL) {
+		kl_error_set(err, KL_ENOMEM, ENOMEM, "out of memory");
+		return (NULL);
+	}
+	ch->sc = sc;
+	if (ck_init(&ch->ck, sc, opt, err) == -1) {
+		kl_chunk_free(ch);
+		return (NULL);
+	}
+	ch->need = ch->ck.chunk;
+	kl_scan_spec_get(sc, &ch->cur);
+	return (ch);
+}
+
+/*
+ * The next n bytes of the unit.  Returns as kl_scan_feed(): 0, 1 when
+ * the sink stopped the scan, -1 on error; after a non-zero return the
+ * scan is over (kl_chunk_end() says the same).
+ */
+int
+kl_chunk_feed(struct kl_chunker *ch, const void *data, size_t n,
+    struct kl_error *err)
+{
+	const uint8_t *p = data;
+	uint8_t *q;
+	size_t k;
+
+	while (ch->rc == 0 && n > 0) {
+		k = ch->need - ch->flen;
+		if (k > n)
+			k = n;
+		if ((ch->rc = fill_room(ch, k, &q, err)) != 0)
+			break;
+		memcpy(q, p, k);
+		ch->rc = fill_commit(ch, k, err);
+		p += k;
+		n -= k;
+	}
+	return (ch->rc);
+}
+
+/*
+ * The unit's bytes are all given: scan what is left and give every
+ * chunk's events, so that sc stands as after kl_scan_feed() of them all
+ * (the caller ends the unit with kl_scan_end()).  *cs: the counters.
+ * Returns as kl_chunk_feed().
+ */
+int
+kl_chunk_end(struct kl_chunker *ch, struct kl_chunk_stats *cs,
+    struct kl_error *err)
+{
+	struct slot *s;
+
+	if (ch->rc == 0 && ch->flen > 0)
+		ch->rc = fill_cut(ch, 1, err);
+	while (ch->rc == 0 && ch->inflight > 0)
+		ch->rc = settle_head(ch, err);
+	/* The bytes after the last newline. */
+	if (ch->rc == 0 && ch->flen > 0) {
+		s = fill_slot(ch);
+		ch->rc = kl_scan_feed(ch->sc, s->buf, ch->flen, err);
+		ch->flen = 0;
+	}
+	if (cs != NULL)
+		*cs = ch->cs;
+	return (ch->rc);
+}
+
+/* Free the chunked scan; chunks still in flight are dropped. */
+void
+kl_chunk_free(struct kl_chunker *ch)
+{
+	if (ch == NULL)
+		return;
+	ck_free(&ch->ck);
+	free(ch);
+}
+
+/*
  * Scan the file at fd, from its offset to its end, as kl_scan_feed() of
  * all its bytes would (the caller ends the unit with kl_scan_end()).  sc
- * holds a unit just begun.  Returns 0, 1 when the sink stopped the
- * scan, -1 on error (a read error: KL_EIO).
+ * holds a unit just begun.  Read straight into the chunks.  Returns 0,
+ * 1 when the sink stopped the scan, -1 on error (a read error: KL_EIO).
  */
 int
 kl_scan_chunked(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
     struct kl_chunk_stats *cs, struct kl_error *err)
 {
-	struct ck ck;
-	struct kl_spec cur;
-	struct slot *s;
-	uint64_t off = 0, seq = 0, t;
-	unsigned head = 0, inflight = 0;
-	int eof = 0, have = 0, rc = 0;
+	struct kl_chunker *ch;
+	off_t start;
+	uint64_t at = 0;
 	ssize_t r;
 	uint8_t *p;
+	size_t want;
+	int rc = 0;
 
 	memset(cs, 0, sizeof(*cs));
-	if (opt->threads < 1) {
-		kl_error_set(err, KL_EINVAL, 0, "no thread to scan with");
+	if ((start = lseek(fd, 0, SEEK_CUR)) == -1)
+		start = 0;
+	if ((ch = kl_chunk_new(sc, opt, err)) == NULL)
 		return (-1);
-	}
-	if (ck_init(&ck, sc, fd, opt, err) == -1) {
-		ck_free(&ck);
-		return (-1);
-	}
-	have = spec_now(sc, &cur);
 	for (;;) {
-		/* Chunks ahead, from the latest real state. */
-		while (have && !eof && inflight < ck.nslots && ck.nth > 0) {
-			s = &ck.slot[(head + inflight) % ck.nslots];
-			/*
-			 * The next chunk starts from cur too: where cur has
-			 * seen a banner, end this one before a banner.
-			 */
-			if ((rc = read_chunk(&ck, s, off, &eof, cur.seg_banner,
-			    err)) != 0)
-				goto out;
-			if (s->len == 0)
-				break;
-			s->spec = cur;
-			s->lfnull = kl_scan_sink(sc)->line_first == NULL;
-			if (!s->lfnull)
-				memcpy(s->lf, kl_scan_sink(sc)->line_first,
-				    sizeof(s->lf));
-			s->off = off;
-			off += s->len;
-			cs->chunks++;
-			pthread_mutex_lock(&ck.mu);
-			s->seq = seq++;
-			s->state = SL_QUEUED;
-			pthread_cond_signal(&ck.work);
-			pthread_mutex_unlock(&ck.mu);
-			inflight++;
-		}
-		if (inflight == 0) {
-			if (eof)
-				break;
-			/* No state to start from: the next chunk in order. */
-			s = &ck.slot[head];
-			if ((rc = read_chunk(&ck, s, off, &eof, 0, err)) != 0)
-				goto out;
-			if (s->len == 0)
-				continue;	/* eof is set */
-			cs->chunks++;
-			cs->serial++;
-			off += s->len;
-			if ((rc = scan_serial(sc, s, err)) != 0)
-				goto out;
-			have = spec_now(sc, &cur);
-			continue;
-		}
-		/* The oldest chunk in flight: its events, or a rescan. */
-		s = &ck.slot[head];
-		t = now_ns();
-		pthread_mutex_lock(&ck.mu);
-		while (s->state != SL_DONE)
-			pthread_cond_wait(&ck.done, &ck.mu);
-		pthread_mutex_unlock(&ck.mu);
-		cs->wait_ns += now_ns() - t;
-		if ((rc = settle(sc, s, cs, err)) != 0)
-			goto out;
-		pthread_mutex_lock(&ck.mu);
-		s->state = SL_FREE;
-		pthread_mutex_unlock(&ck.mu);
-		head = (head + 1) % ck.nslots;
-		inflight--;
-		if (spec_now(sc, &cur))
-			have = 1;
-	}
-	/* The bytes after the last newline, and what the file grew by. */
-	s = &ck.slot[0];
-	p = s->buf;
-	for (;;) {
-		r = pread(fd, p, s->cap, ck.start + (off_t)off);
+		want = ch->need - ch->flen;
+		if ((rc = fill_room(ch, want, &p, err)) != 0)
+			break;
+		r = pread(fd, p, want, start + (off_t)at);
 		if (r == -1 && errno == EINTR)
 			continue;
 		if (r == -1) {
@@ -779,12 +891,12 @@ kl_scan_chunked(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
 		}
 		if (r == 0)
 			break;
-		off += (uint64_t)r;
-		if ((rc = kl_scan_feed(sc, p, (size_t)r, err)) != 0)
+		at += (uint64_t)r;
+		if ((rc = fill_commit(ch, (size_t)r, err)) != 0)
 			break;
 	}
-out:
-	/* Chunks still in flight are dropped: the threads finish them. */
-	ck_free(&ck);
+	ch->rc = rc;
+	rc = kl_chunk_end(ch, cs, err);
+	kl_chunk_free(ch);
 	return (rc);
 }

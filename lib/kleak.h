@@ -605,6 +605,15 @@ struct kl_chunk_stats {
 int		 kl_scan_chunked(struct kl_scan *, int,
 		     const struct kl_chunk_opt *, struct kl_chunk_stats *,
 		     struct kl_error *);
+/* The same, the unit's bytes given in order (a decompressed stream). */
+struct kl_chunker;
+struct kl_chunker *kl_chunk_new(struct kl_scan *, const struct kl_chunk_opt *,
+		     struct kl_error *);
+int		 kl_chunk_feed(struct kl_chunker *, const void *, size_t,
+		     struct kl_error *);
+int		 kl_chunk_end(struct kl_chunker *, struct kl_chunk_stats *,
+		     struct kl_error *);
+void		 kl_chunk_free(struct kl_chunker *);
 
 /* Limits of the input layer (input.c); 0 means the default. */
 struct kl_limits {

@@ -21,8 +21,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,6 +40,11 @@
 #define CHUNK_MIN	(128u << 20)	/* smaller files: in order */
 #define CHUNK_PEEK	(64u << 10)	/* the input layer's prefix */
 #define CHUNK_TEXT	4096u		/* ...or this, without a NUL */
+/*
+ * A compressed stream this much smaller than CHUNK_MIN is chunked too:
+ * logs shrink 10 to 40 times.
+ */
+#define STREAM_RATIO	32u
 
 /* A positive size from the environment variable name, else 0. */
 static size_t
@@ -97,17 +100,16 @@ plain_text(const uint8_t *b, size_t n)
 }
 
 /* Is the input at fd one to scan in chunks?  Sets the chunk size. */
+/*
+ * May the scan be chunked under these options (the output of a chunked
+ * scan is the serial one's under them)?  *chunk: the chunk size; *min:
+ * the size of the smallest plain file to chunk.
+ */
 static int
-chunk_wanted(struct run *r, int fd, size_t *chunk)
+chunk_allowed(const struct cli *cli, size_t *chunk, size_t *min)
 {
-	const struct cli *cli = r->cli;
-	struct stat	 st;
 	const char	*s;
-	uint8_t		*b;
-	size_t		 min, n = 0;
-	ssize_t		 k;
-	off_t		 at;
-	int		 ok;
+	size_t		 n;
 
 	if ((s = getenv("KLEAKSCAN_NO_CHUNK")) != NULL && *s != '\0' &&
 	    strcmp(s, "0") != 0)
@@ -118,15 +120,30 @@ chunk_wanted(struct run *r, int fd, size_t *chunk)
 	    cli->limits.max_member != 0 || cli->limits.max_total != 0)
 		return (0);
 	*chunk = CHUNK_BYTES;
-	min = CHUNK_MIN;
+	*min = CHUNK_MIN;
 	if ((n = env_size("KLEAKSCAN_CHUNK_BYTES")) != 0)
-		*chunk = min = n;
+		*chunk = *min = n;
+	return (1);
+}
+
+/*
+ * The first CHUNK_PEEK bytes of the regular file at fd, at least min
+ * bytes long, into a new buffer (*np bytes); NULL when it is not one.
+ */
+static uint8_t *
+chunk_peek(int fd, uint64_t min, size_t *np)
+{
+	struct stat	 st;
+	uint8_t		*b;
+	size_t		 n = 0;
+	ssize_t		 k;
+	off_t		 at;
+
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    (uint64_t)st.st_size < min ||
 	    (at = lseek(fd, 0, SEEK_CUR)) == -1)
-		return (0);
+		return (NULL);
 	b = xmalloc(CHUNK_PEEK);
-	n = 0;
 	while (n < CHUNK_PEEK) {
 		k = pread(fd, b + n, CHUNK_PEEK - n, at + (off_t)n);
 		if (k == -1 && errno == EINTR)
@@ -135,8 +152,49 @@ chunk_wanted(struct run *r, int fd, size_t *chunk)
 			break;
 		n += (size_t)k;
 	}
+	*np = n;
+	return (b);
+}
+
+/* Is the input at fd one to scan in chunks?  Sets the chunk size. */
+static int
+chunk_wanted(struct run *r, int fd, size_t *chunk)
+{
+	uint8_t		*b;
+	size_t		 min, n;
+	int		 ok;
+
+	if (!chunk_allowed(r->cli, chunk, &min) ||
+	    (b = chunk_peek(fd, min, &n)) == NULL)
+		return (0);
 	ok = plain_text(b, n);
 	free(b);
+	return (ok);
+}
+
+/*
+ * -j on the one input, a compressed stream (gzip, zstd, xz...; not an
+ * archive, which members.c splits) of about CHUNK_MIN bytes or more
+ * expanded: may its text be scanned in chunks, as it is decompressed
+ * (unit.c, kl_chunk_feed())?  If so, sets r->chunk_threads and
+ * r->chunk_bytes, which the caller clears after the scan.
+ */
+int
+chunk_stream_wanted(struct run *r, int fd, unsigned threads)
+{
+	uint8_t		*b;
+	size_t		 chunk, min, n;
+	int		 f, g, ok;
+
+	if (threads < 2 || !chunk_allowed(r->cli, &chunk, &min) ||
+	    (b = chunk_peek(fd, min / STREAM_RATIO, &n)) == NULL)
+		return (0);
+	ok = kl_input_container(b, n, &f, &g) == 1;
+	free(b);
+	if (ok) {
+		r->chunk_threads = threads;
+		r->chunk_bytes = chunk;
+	}
 	return (ok);
 }
 
@@ -151,7 +209,6 @@ chunk_input(struct run *r, const char *path, int fd, unsigned threads)
 	struct kl_chunk_opt	opt;
 	struct kl_chunk_stats	cs;
 	struct kl_error		err;
-	const char		*s;
 	size_t			chunk;
 	int			rc;
 
@@ -165,15 +222,7 @@ chunk_input(struct run *r, const char *path, int fd, unsigned threads)
 	memset(&err, 0, sizeof(err));
 	memset(&cs, 0, sizeof(cs));
 	rc = kl_scan_chunked(r->scan, fd, &opt, &cs, &err);
-	if ((s = getenv("KLEAKSCAN_CHUNK_DEBUG")) != NULL && *s != '\0')
-		fprintf(stderr, "kleakscan: chunks %" PRIu64 " accepted %"
-		    PRIu64 " resynced %" PRIu64 " rescanned %" PRIu64
-		    " serial %" PRIu64 "\n", cs.chunks, cs.accepted,
-		    cs.resynced, cs.rescanned, cs.serial);
-	if (s != NULL && strcmp(s, "2") == 0)
-		fprintf(stderr, "kleakscan: main thread: replay %.3f s, in "
-		    "order %.3f s, waiting %.3f s\n", cs.replay_ns / 1e9,
-		    cs.order_ns / 1e9, cs.wait_ns / 1e9);
+	unit_chunk_note(&cs);
 	if (rc != 0)
 		r->u.dead = 1;
 	if (r->stop == STOP_ALL) {

@@ -272,6 +272,7 @@ struct unit {
 	/* cut short by the input layer */
 	int			 cut;
 	uint64_t		 bytes;		/* bytes of the unit seen */
+	struct kl_chunker	*chunker;	/* its chunked scan */
 	uint64_t		 made[KL_REGION_COUNT]; /* findings that
 						   lines made (layout...) */
 	uint64_t		 baselined[KL_REGION_COUNT]; /* findings
@@ -316,6 +317,9 @@ struct run {
 	struct kl_mime_ops	 mops;		/* mail containers */
 	int			 defer;		/* hold the next begin event */
 	int			 signalled;	/* --follow: SIGTERM, SIGINT */
+	/* chunk_stream_wanted(): text units scanned in chunks */
+	unsigned		 chunk_threads;
+	size_t			 chunk_bytes;
 };
 
 /* run.c */
@@ -324,6 +328,7 @@ _Noreturn void	 run_main(struct cli *);
 
 /* chunk.c */
 int		 chunk_input(struct run *, const char *, int, unsigned);
+int		 chunk_stream_wanted(struct run *, int, unsigned);
 
 /* follow.c */
 void		 follow_prepare(struct cli *);
@@ -346,6 +351,7 @@ int		 unit_begin(const char *, const char *const *, size_t,
 		     enum kl_unit_kind);
 void		 unit_error(uint64_t, const char *);
 void		 unit_finish(const struct kl_error *);
+void		 unit_chunk_note(const struct kl_chunk_stats *);
 void		 unit_native(const char *);
 int		 on_jerror(void *, const struct kl_error *);
 int		 on_begin(void *, const struct kl_unit *);

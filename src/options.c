@@ -117,7 +117,7 @@ static const struct optdef optdefs[] = {
 	{ "read-size", required_argument, OPT_READ_SIZE, "N",
 	    "read and scan N bytes at a time (for testing)" },
 	{ "jobs", required_argument, 'j', "N",
-	    "scan N inputs at once (one per CPU by default)" },
+	    "scan N inputs, or one big file, on N cores (default: all)" },
 	{ "binary-files", required_argument, OPT_BINARY_FILES, "TYPE",
 	    "binary files in walks and archives: skip (the default), text" },
 	{ NULL, 0, 0, NULL, "Following a log as it grows (/dev/kmsg, a file,"

@@ -446,7 +446,12 @@ input_file(const char *path, int fd, int walked)
 	else if (run.jobs && run.split && !walked &&
 	    (stop = chunk_file(path, fd)) != -1)
 		;
-	else if (run.jobs)
+	else if (run.jobs && run.split && !walked &&
+	    chunk_stream_wanted(&run, fd, jobs_count(run.cli))) {
+		/* Decompressed here, its text on the workers' cores. */
+		stop = scan_input(path, path, fd, 0, walked);
+		run.chunk_threads = 0;
+	} else if (run.jobs)
 		stop = jobs_input(path, path, fd, 0, walked);
 	else
 		stop = scan_input(path, path, fd, 0, walked);

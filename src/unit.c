@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,6 +214,7 @@ unit_finish(const struct kl_error *cut)
 	struct unit	*u = &run->u;
 	struct kl_stats	 st;
 	struct kl_error	 err;
+	int		 rc;
 
 	if (!u->open)
 		return;
@@ -223,6 +225,22 @@ unit_finish(const struct kl_error *cut)
 	if (u->mail != NULL) {
 		mail_finish(cut);
 		goto out;
+	}
+	if (u->chunker != NULL) {
+		struct kl_chunk_stats cs;
+
+		/* The rest, so that the scanner stands as after its bytes. */
+		memset(&err, 0, sizeof(err));
+		rc = kl_chunk_end(u->chunker, &cs, &err);
+		unit_chunk_note(&cs);
+		kl_chunk_free(u->chunker);
+		u->chunker = NULL;
+		if (rc == -1 && run->stop == STOP_NONE)
+			unit_error(err.line, lib_msg(&err));
+		if (rc != 0)
+			u->dead = 1;
+		if (run->stop == STOP_ALL)
+			goto out;
 	}
 	if (u->jr != NULL && !u->dead && run->stop == STOP_NONE) {
 		/* A unit cut short ends in a partial entry: say it once. */
@@ -256,6 +274,9 @@ unit_finish(const struct kl_error *cut)
 		out_check();
 	}
 out:
+	/* Stopped: the chunks in flight are dropped. */
+	kl_chunk_free(u->chunker);
+	u->chunker = NULL;
 	kl_mime_free(u->mail);
 	u->mail = NULL;
 	free(u->chain);
@@ -474,6 +495,42 @@ on_begin(void *arg, const struct kl_unit *ku)
 	return (run->stop == STOP_ALL);
 }
 
+/* Say what the chunks did (KLEAKSCAN_CHUNK_DEBUG: 1, or 2 with times). */
+void
+unit_chunk_note(const struct kl_chunk_stats *cs)
+{
+	const char	*s;
+
+	if ((s = getenv("KLEAKSCAN_CHUNK_DEBUG")) == NULL || *s == '\0')
+		return;
+	fprintf(stderr, "kleakscan: chunks %" PRIu64 " accepted %" PRIu64
+	    " resynced %" PRIu64 " rescanned %" PRIu64 " serial %" PRIu64
+	    "\n", cs->chunks, cs->accepted, cs->resynced, cs->rescanned,
+	    cs->serial);
+	if (strcmp(s, "2") == 0)
+		fprintf(stderr, "kleakscan: main thread: replay %.3f s, in "
+		    "order %.3f s, waiting %.3f s\n", cs->replay_ns / 1e9,
+		    cs->order_ns / 1e9, cs->wait_ns / 1e9);
+}
+
+/*
+ * A text unit of an input chunk_stream_wanted() took: from its first
+ * bytes on, scanned in chunks on threads as they come; NULL (no memory)
+ * scans it in order.
+ */
+static struct kl_chunker *
+chunk_begin(void)
+{
+	struct kl_chunk_opt	opt;
+	struct kl_error		err;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.threads = run->chunk_threads;
+	opt.chunk = run->chunk_bytes;
+	memset(&err, 0, sizeof(err));
+	return (kl_chunk_new(run->scan, &opt, &err));
+}
+
 /* Input layer: the next bytes of the unit, scanned --read-size at once. */
 int
 on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
@@ -492,6 +549,10 @@ on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
 		mail_sniff(ku, p, n);
 	if (u->mail != NULL)
 		return (mail_data(ku, p, n));
+	/* From its first bytes on, a text unit chunk_stream_wanted() took. */
+	if (run->chunk_threads > 1 && u->bytes == n && u->jr == NULL &&
+	    u->kind == KL_UNIT_TEXT && !run->cli->redact)
+		u->chunker = chunk_begin();
 	while (n > 0 && u->open && !u->dead && run->stop == STOP_NONE) {
 		k = n < run->cli->read_size ? n : run->cli->read_size;
 		memset(&err, 0, sizeof(err));
@@ -512,7 +573,9 @@ on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
 				rc = rewrite_settle(run->scan, &err);
 			if (rc == -1)
 				rewrite_fail();
-		} else
+		} else if (u->chunker != NULL)
+			rc = kl_chunk_feed(u->chunker, p, k, &err);
+		else
 			rc = kl_scan_feed(run->scan, p, k, &err);
 		if (rc == -1 && run->stop == STOP_NONE) {
 			unit_error(err.line, lib_msg(&err));

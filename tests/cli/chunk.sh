@@ -123,6 +123,38 @@ same "no final newline" "$TMP/nonl.log" 4096
 same "a 200 KB line" "$TMP/long.log" 4096 50000
 is "$((CHUNKS > 0))" 1 "a 200 KB line: the chunked scan ran"
 
+# Compressed streams, one named input: decompressed on the input
+# layer's thread, their text scanned in chunks as it comes (unit.c,
+# kl_chunk_feed()); cut short, the same error at the same place.
+for z in gzip zstd xz; do
+	case $z in
+	gzip) ext=gz ;;
+	zstd) ext=zst ;;
+	*) ext=xz ;;
+	esac
+	if ! command -v $z >/dev/null 2>&1; then
+		skip "$z streams in chunks" "no $z"
+		continue
+	fi
+	for f in mixed qemu nonl long banners; do
+		$z -c "$TMP/$f.log" >"$TMP/$f.log.$ext"
+	done
+	same "$z: mixed machines" "$TMP/mixed.log.$ext" 1024 4096
+	is "$((CHUNKS > 0 && ACCEPTED + RESYNCED > 0))" 1 \
+	    "$z: mixed machines: chunks scanned ahead ($CHUNKS)"
+	same "$z: qemu boots" "$TMP/qemu.log.$ext" 4096
+	same "$z: banner-started boots" "$TMP/banners.log.$ext" 4096 16384
+	is "$((CHUNKS > 0 && RESCANNED * 10 < CHUNKS))" 1 \
+	    "$z: banner-started boots: $RESCANNED of $CHUNKS scanned again"
+	same "$z: no final newline" "$TMP/nonl.log.$ext" 4096
+	same "$z: a 200 KB line" "$TMP/long.log.$ext" 4096 50000
+	size=$(wc -c <"$TMP/banners.log.$ext")
+	head -c $((size * 2 / 3)) "$TMP/banners.log.$ext" >"$TMP/cut.$ext"
+	same "$z: cut short" "$TMP/cut.$ext" 4096
+	grep -q 'kleakscan: ' "$TMP/a.err"
+	is $? 0 "$z: cut short: an error, as in order"
+done
+
 # The project's own QEMU boots (tests/qemu/boots): nine machines' consoles
 # one after another (CR LF), then their captured dmesg without the
 # banners (LF; boots told apart by the kernel clock alone).
@@ -226,13 +258,19 @@ is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
 KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j1 -c "$TMP/qemu.log" >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "-j1: no chunks"
-# Mail and compressed files are read as before.
+# A small compressed file, and mail (plain or compressed), are read as
+# before.
 gzip -c "$TMP/qemu.log" >"$TMP/qemu.log.gz"
-KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
+KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j2 -c "$TMP/qemu.log.gz" >/dev/null 2>"$TMP/off.err"
-is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "gzip: no chunks"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
+    "gzip below 4 MiB: no chunks"
 KLEAKSCAN_CHUNK_BYTES=300 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c \
     "$WRITTEN"/s390x-warn.eml >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "mail: no chunks"
+gzip -c "$WRITTEN"/s390x-warn.eml >"$TMP/warn.eml.gz"
+KLEAKSCAN_CHUNK_BYTES=300 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c \
+    "$TMP/warn.eml.gz" >/dev/null 2>"$TMP/off.err"
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "gzip mail: no chunks"
 
 done_testing

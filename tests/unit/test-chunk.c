@@ -1,5 +1,6 @@
 /*
- * test-chunk.c - kl_scan_chunked(): one file scanned in chunks on
+ * test-chunk.c - kl_scan_chunked(), and kl_chunk_feed() given the bytes
+ * in pieces of every size: one file scanned in chunks on
  * threads gives the sink the events of kl_scan_feed() of the whole file,
  * in the same order, with the same counters, whatever the chunk size and
  * thread count: on logs of several machines one after another (chunks
@@ -181,11 +182,41 @@ serial(const char *path, enum kl_arch_id arch, size_t window,
 	kl_engine_free(e);
 }
 
-/* The file in chunks of chunk bytes on threads threads. */
+/*
+ * kl_chunk_feed() of the file at fd, in pieces of 1 byte to 64 KiB, as a
+ * decompressor gives them; kl_chunk_end().
+ */
+static int
+fed(struct kl_scan *sc, int fd, const struct kl_chunk_opt *opt,
+    struct kl_chunk_stats *cs, struct kl_error *err)
+{
+	static const size_t pieces[] = { 1, 7, 4093, 65536, 100, 30000 };
+	struct kl_chunker *ch;
+	static char b[65536];
+	size_t i = 0;
+	ssize_t r;
+	int rc = 0;
+
+	ch = kl_chunk_new(sc, opt, err);
+	assert_non_null(ch);
+	while (rc == 0 && (r = read(fd, b, pieces[i++ % 6])) > 0)
+		rc = kl_chunk_feed(ch, b, (size_t)r, err);
+	if (rc == 0)
+		rc = kl_chunk_end(ch, cs, err);
+	else
+		assert_int_equal(kl_chunk_end(ch, cs, err), rc);
+	kl_chunk_free(ch);
+	return (rc);
+}
+
+/*
+ * The file in chunks of chunk bytes on threads threads, read by
+ * kl_scan_chunked() or (feed) given to kl_chunk_feed().
+ */
 static void
 chunked(const char *path, enum kl_arch_id arch, size_t window,
     size_t chunk, unsigned threads, size_t stop_at, struct trace *t,
-    struct kl_chunk_stats *cs)
+    struct kl_chunk_stats *cs, int feed)
 {
 	struct kl_chunk_opt opt;
 	struct kl_engine *e;
@@ -201,7 +232,10 @@ chunked(const char *path, enum kl_arch_id arch, size_t window,
 	opt.threads = threads;
 	opt.chunk = chunk;
 	memset(&err, 0, sizeof(err));
-	rc = kl_scan_chunked(sc, fd, &opt, cs, &err);
+	if (feed)
+		rc = fed(sc, fd, &opt, cs, &err);
+	else
+		rc = kl_scan_chunked(sc, fd, &opt, cs, &err);
 	if (stop_at == 0) {
 		assert_int_equal(rc, 0);
 		rc = kl_scan_end(sc, &err);
@@ -267,14 +301,18 @@ compare(const char *path, enum kl_arch_id arch, size_t window,
 	struct trace a, b;
 	size_t i;
 	unsigned th;
+	int feed;
 
 	serial(path, arch, window, 0, &a);
 	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++)
-		for (th = 1; th <= 3; th++) {
-			chunked(path, arch, window, chunks[i], th, 0, &b, &cs);
+		for (th = 1; th <= 3; th++)
+		for (feed = 0; feed < 2; feed++) {
+			chunked(path, arch, window, chunks[i], th, 0, &b, &cs,
+			    feed);
 			if (a.len != b.len || memcmp(a.s, b.s, a.len) != 0)
-				fail_msg("%s: chunk %zu, %u threads: the "
-				    "events differ", path, chunks[i], th);
+				fail_msg("%s: chunk %zu, %u threads%s: the "
+				    "events differ", path, chunks[i], th,
+				    feed ? ", fed" : "");
 			free(b.s);
 			tot->chunks += cs.chunks;
 			tot->accepted += cs.accepted;
@@ -399,11 +437,12 @@ test_stop(void **state)
 	(void)state;
 	p = cat_files("stop.log", files);
 	assert_non_null(p);
-	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-		serial(p, KL_ARCH_AUTO, 64 << 10, at[i], &a);
-		chunked(p, KL_ARCH_AUTO, 64 << 10, 2000, 2, at[i], &b, &cs);
-		assert_int_equal(a.n, at[i]);
-		assert_int_equal(b.n, at[i]);
+	for (i = 0; i < 2 * sizeof(at) / sizeof(at[0]); i++) {
+		serial(p, KL_ARCH_AUTO, 64 << 10, at[i / 2], &a);
+		chunked(p, KL_ARCH_AUTO, 64 << 10, 2000, 2, at[i / 2], &b, &cs,
+		    i % 2);
+		assert_int_equal(a.n, at[i / 2]);
+		assert_int_equal(b.n, at[i / 2]);
 		assert_int_equal(a.len, b.len);
 		assert_memory_equal(a.s, b.s, a.len);
 		free(a.s);
@@ -437,6 +476,10 @@ test_errors(void **state)
 	assert_int_equal(kl_scan_chunked(sc, fd, &opt, &cs, &err), -1);
 	assert_int_equal(err.code, KL_EIO);
 	close(fd);
+	opt.threads = 0;
+	memset(&err, 0, sizeof(err));
+	assert_null(kl_chunk_new(sc, &opt, &err));
+	assert_int_equal(err.code, KL_EINVAL);
 	kl_scan_free(sc);
 	kl_engine_free(e);
 	free(t.s);
