@@ -526,7 +526,15 @@ chunk_begin(void)
 
 	memset(&opt, 0, sizeof(opt));
 	opt.threads = run->chunk_threads;
+	/*
+	 * The chunks in flight, their events and the decoder's buffers stay
+	 * within 64 MiB (xz's the most): one chunk more than threads, each
+	 * half the size where every line is an event (text and JSON).
+	 */
+	opt.slots = run->chunk_threads + 1;
 	opt.chunk = run->chunk_bytes;
+	if (run->sink.line != NULL && run->sink.line_first == NULL)
+		opt.chunk /= 2;
 	memset(&err, 0, sizeof(err));
 	return (kl_chunk_new(run->scan, &opt, &err));
 }

@@ -143,7 +143,7 @@ for z in gzip zstd xz; do
 	is "$((CHUNKS > 0 && ACCEPTED + RESYNCED > 0))" 1 \
 	    "$z: mixed machines: chunks scanned ahead ($CHUNKS)"
 	same "$z: qemu boots" "$TMP/qemu.log.$ext" 4096
-	same "$z: banner-started boots" "$TMP/banners.log.$ext" 4096 16384
+	same "$z: banner-started boots" "$TMP/banners.log.$ext" 16384 32768
 	is "$((CHUNKS > 0 && RESCANNED * 10 < CHUNKS))" 1 \
 	    "$z: banner-started boots: $RESCANNED of $CHUNKS scanned again"
 	same "$z: no final newline" "$TMP/nonl.log.$ext" 4096
