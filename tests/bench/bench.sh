@@ -11,7 +11,9 @@
 #   nohex.log), each against cat and rg -c, kleakscan -j1 -c and -j2 -c,
 #   and the previous release's binary (BASE) in the same hyperfine run;
 #   then real.log compressed with gzip, zstd and xz, kleakscan -c against
-#   igzip -dc, zstdcat and xz -dc (and BASE); peak RSS of each.
+#   igzip -dc, zstdcat and xz -dc (and BASE); peak RSS of each (of -c,
+#   text and --json output for the compressed ones: a stream is scanned
+#   in chunks, whose events text and JSON output make many).
 # archives: compressed inputs instead (see bench_archives below): a
 #   .tar.gz, .tar.zst and .tar.xz of the first 300 MiB of addr.log in 100
 #   members, and addr.log.gz, against igzip -dc, zcat, zstdcat and xzcat
@@ -223,7 +225,9 @@ bench_real() {
 		echo
 		echo "input: real.log.$z, $(wc -c <"$p" | tr -d ' ') bytes, $bytes expanded"
 		report_arch "$DIR/real.$z.json" "$bytes"
-		echo "kleakscan -c peak RSS: $(rss "$KLEAKSCAN" -c "$p") KiB"
+		echo "kleakscan -c peak RSS: $(rss "$KLEAKSCAN" -c "$p") KiB;" \
+		    "text: $(rss "$KLEAKSCAN" "$p") KiB;" \
+		    "--json: $(rss "$KLEAKSCAN" --json "$p") KiB"
 	done
 }
 
