@@ -229,13 +229,16 @@ unit_finish(const struct kl_error *cut)
 	if (u->chunker != NULL) {
 		struct kl_chunk_stats cs;
 
-		/* The rest, so that the scanner stands as after its bytes. */
+		/*
+		 * The rest, so that the scanner stands as after its bytes.
+		 * An error on_data() met is said there, and returned again.
+		 */
 		memset(&err, 0, sizeof(err));
 		rc = kl_chunk_end(u->chunker, &cs, &err);
 		unit_chunk_note(&cs);
 		kl_chunk_free(u->chunker);
 		u->chunker = NULL;
-		if (rc == -1 && run->stop == STOP_NONE)
+		if (rc == -1 && !u->dead && run->stop == STOP_NONE)
 			unit_error(err.line, lib_msg(&err));
 		if (rc != 0)
 			u->dead = 1;
