@@ -21,7 +21,7 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 #include <immintrin.h>
 #endif
 
@@ -194,7 +194,7 @@ kl_hexrun_sse2(const uint8_t *buf, size_t i, size_t len)
 }
 #endif
 
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 /* Bit k set when p[k] is a hex digit, for 32 bytes (AVX2). */
 __attribute__((target("avx2"))) static inline uint32_t
 hexmask32(const uint8_t *p)
@@ -237,7 +237,7 @@ kl_hexrun_avx2(const uint8_t *buf, size_t i, size_t len)
 size_t
 kl_hexrun(const uint8_t *buf, size_t i, size_t len)
 {
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 	if (__builtin_cpu_supports("avx2"))
 		return (kl_hexrun_avx2(buf, i, len));
 #endif

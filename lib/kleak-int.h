@@ -79,7 +79,7 @@ kl_mul(size_t a, size_t b, size_t *r)
 
 /* AVX2 code under a target attribute, chosen at run time. */
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
-#define KL_HEXRUN_AVX2	1
+#define KL_AVX2	1
 #endif
 
 /* candidate.c: the next run of eight hex digits; candidates from one. */
@@ -88,7 +88,7 @@ size_t		 kl_hexrun_scalar(const uint8_t *, size_t, size_t);
 #ifdef __SSE2__
 size_t		 kl_hexrun_sse2(const uint8_t *, size_t, size_t);
 #endif
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 size_t		 kl_hexrun_avx2(const uint8_t *, size_t, size_t);
 #endif
 size_t		 kl_cand_fast_at(const uint8_t *, size_t, size_t, size_t,
@@ -103,7 +103,7 @@ size_t		 kl_line_end_scalar(const uint8_t *, size_t, size_t *);
 #ifdef __SSE2__
 size_t		 kl_line_end_sse2(const uint8_t *, size_t, size_t *);
 #endif
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 size_t		 kl_line_end_avx2(const uint8_t *, size_t, size_t *);
 #endif
 int		 kl_mail_suspect_from(const uint8_t *, size_t, size_t);

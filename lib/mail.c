@@ -23,7 +23,7 @@
 #include "kleak.h"
 #include "kleak-int.h"
 
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 #include <immintrin.h>
 #endif
 
@@ -221,7 +221,7 @@ kl_line_end_sse2(const uint8_t *b, size_t n, size_t *mark)
 }
 #endif
 
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 /*
  * kl_line_end() 32 bytes a step with AVX2; the caller checked the CPU.
  * A block with neither byte costs one mask; the last block ends at n,
@@ -276,7 +276,7 @@ kl_line_end_avx2(const uint8_t *b, size_t n, size_t *mark)
 size_t
 kl_line_end(const uint8_t *b, size_t n, size_t *mark)
 {
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 	if (__builtin_cpu_supports("avx2"))
 		return (kl_line_end_avx2(b, n, mark));
 #endif

@@ -265,7 +265,7 @@ static size_t (*const hexruns[])(const uint8_t *, size_t, size_t) = {
 #ifdef __SSE2__
 	kl_hexrun_sse2,
 #endif
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 	kl_hexrun_avx2,
 #endif
 };
@@ -283,7 +283,7 @@ t_hexrun(void **state)
 	for (v = 0; v < NHEXRUNS; v++) {
 		size_t (*hr)(const uint8_t *, size_t, size_t) = hexruns[v];
 
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 		if (hr == kl_hexrun_avx2 && !__builtin_cpu_supports("avx2"))
 			continue;
 #endif

@@ -131,7 +131,7 @@ static size_t (*const line_ends[])(const uint8_t *, size_t, size_t *) = {
 #ifdef __SSE2__
 	kl_line_end_sse2,
 #endif
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 	kl_line_end_avx2,
 #endif
 };
@@ -146,7 +146,7 @@ check_line_end(const uint8_t *b, size_t n, size_t e, size_t m)
 	size_t v, ge, gm;
 
 	for (v = 0; v < sizeof(line_ends) / sizeof(line_ends[0]); v++) {
-#ifdef KL_HEXRUN_AVX2
+#ifdef KL_AVX2
 		if (line_ends[v] == kl_line_end_avx2 &&
 		    !__builtin_cpu_supports("avx2"))
 			continue;
