@@ -1,22 +1,25 @@
 /*
- * chunk.c - one plain file scanned on several threads, with the events
+ * chunk.c - one unit's text scanned on several threads, with the events
  * of the serial scan, in its order.
  *
- * The calling thread reads the file (pread), or is given its bytes in
- * order (kl_chunk_feed(): a decompressed stream), in chunks cut after a
- * newline, and holds the real scanner.  The first chunks are scanned in
- * order by the real scanner, until its state is settled (kl_scan_clean()
- * and the architecture decided); from then on each chunk is given to a
- * thread with a copy of the latest real state (struct kl_spec) and
- * scanned by a scanner of its own, whose sink records the events (deep
- * enough: the bytes they point to stay in the chunk's buffer or are
- * copied).  When the real scan reaches the chunk's start, the real state
- * is compared with the copy the chunk started from (kl_scan_spec_ok()):
- * the same, the recorded events go to the real sink with their line and
- * boot numbers moved, and the real scanner takes the chunk scanner's end
- * state (kl_scan_adopt()); different, the chunk is scanned again, in
- * order, by the real scanner.  Either way the sink sees what the serial
- * scan would have made.  At most slots chunks are in flight.
+ * The calling thread reads a plain file (pread, kl_scan_chunked()), or
+ * is given a unit's bytes in order (kl_chunk_feed(): a decompressed
+ * stream), into slots cut after a newline (or before a boot banner,
+ * banner_cut()), and holds the real scanner.  Each chunk is given to a
+ * thread with a copy of the real scanner's latest state (struct kl_spec)
+ * and scanned by a scanner of its own, whose sink records the events
+ * (deep enough: the bytes they point to stay in the chunk's buffer or
+ * are copied).  When the real scan reaches the chunk's start, the real
+ * state is compared with the copy the chunk started from
+ * (kl_scan_spec_ok()): the same, the recorded events go to the real sink
+ * with their line and boot numbers moved, and the real scanner takes the
+ * chunk scanner's end state (kl_scan_adopt()).  Else, when the chunk
+ * scanner started a new boot segment, the real scanner scans the lines
+ * before it in order and, starting the same segment there
+ * (kl_scan_resync()), takes the events from it on; else the chunk is
+ * scanned again, in order.  Either way the sink sees what the serial
+ * scan would have made.  At most slots chunks are in flight; with no
+ * thread, each is scanned in order as it is cut.
  */
 #include "config.h"
 

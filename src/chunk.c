@@ -99,7 +99,6 @@ plain_text(const uint8_t *b, size_t n)
 	return (never_mail(b, n));
 }
 
-/* Is the input at fd one to scan in chunks?  Sets the chunk size. */
 /*
  * May the scan be chunked under these options (the output of a chunked
  * scan is the serial one's under them)?  *chunk: the chunk size; *min:
@@ -127,22 +126,31 @@ chunk_allowed(const struct cli *cli, size_t *chunk, size_t *min)
 }
 
 /*
- * The first CHUNK_PEEK bytes of the regular file at fd, at least min
- * bytes long, into a new buffer (*np bytes); NULL when it is not one.
+ * How the one input at fd may be scanned on threads threads, after one
+ * look at its first bytes: CHUNK_FILE, a plain file of CHUNK_MIN bytes or
+ * more, which chunk_input() reads in chunks; CHUNK_STREAM, a compressed
+ * stream (not an archive: members.c splits those) of CHUNK_MIN /
+ * STREAM_RATIO or more, whose text unit.c scans in chunks as it is
+ * decompressed (kl_chunk_feed()); CHUNK_NONE, neither.  For the first
+ * two, sets r->chunk_threads and r->chunk_bytes, which the caller clears
+ * after the scan.
  */
-static uint8_t *
-chunk_peek(int fd, uint64_t min, size_t *np)
+enum chunk_kind
+chunk_kind(struct run *r, int fd, unsigned threads)
 {
+	enum chunk_kind	 kind = CHUNK_NONE;
 	struct stat	 st;
 	uint8_t		*b;
-	size_t		 n = 0;
+	size_t		 chunk, min, n = 0;
 	ssize_t		 k;
 	off_t		 at;
+	int		 f, g;
 
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size < min ||
+	if (threads < 2 || !chunk_allowed(r->cli, &chunk, &min) ||
+	    fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < min / STREAM_RATIO ||
 	    (at = lseek(fd, 0, SEEK_CUR)) == -1)
-		return (NULL);
+		return (CHUNK_NONE);
 	b = xmalloc(CHUNK_PEEK);
 	while (n < CHUNK_PEEK) {
 		k = pread(fd, b + n, CHUNK_PEEK - n, at + (off_t)n);
@@ -152,73 +160,36 @@ chunk_peek(int fd, uint64_t min, size_t *np)
 			break;
 		n += (size_t)k;
 	}
-	*np = n;
-	return (b);
-}
-
-/* Is the input at fd one to scan in chunks?  Sets the chunk size. */
-static int
-chunk_wanted(struct run *r, int fd, size_t *chunk)
-{
-	uint8_t		*b;
-	size_t		 min, n;
-	int		 ok;
-
-	if (!chunk_allowed(r->cli, chunk, &min) ||
-	    (b = chunk_peek(fd, min, &n)) == NULL)
-		return (0);
-	ok = plain_text(b, n);
+	if ((uint64_t)st.st_size >= min && plain_text(b, n))
+		kind = CHUNK_FILE;
+	else if (kl_input_container(b, n, &f, &g) == 1)
+		kind = CHUNK_STREAM;
 	free(b);
-	return (ok);
-}
-
-/*
- * -j on the one input, a compressed stream (gzip, zstd, xz...; not an
- * archive, which members.c splits) of about CHUNK_MIN bytes or more
- * expanded: may its text be scanned in chunks, as it is decompressed
- * (unit.c, kl_chunk_feed())?  If so, sets r->chunk_threads and
- * r->chunk_bytes, which the caller clears after the scan.
- */
-int
-chunk_stream_wanted(struct run *r, int fd, unsigned threads)
-{
-	uint8_t		*b;
-	size_t		 chunk, min, n;
-	int		 f, g, ok;
-
-	if (threads < 2 || !chunk_allowed(r->cli, &chunk, &min) ||
-	    (b = chunk_peek(fd, min / STREAM_RATIO, &n)) == NULL)
-		return (0);
-	ok = kl_input_container(b, n, &f, &g) == 1;
-	free(b);
-	if (ok) {
+	if (kind != CHUNK_NONE) {
 		r->chunk_threads = threads;
 		r->chunk_bytes = chunk;
 	}
-	return (ok);
+	return (kind);
 }
 
 /*
- * Scan the input at fd (named path) in chunks on threads threads, as
- * kl_input_fd() and unit.c would.  Returns -1 when it is not one to
- * chunk (nothing done), else non-zero to stop (-q), as scan_input().
+ * Scan the plain file at fd (named path; chunk_kind(): CHUNK_FILE) in
+ * chunks on threads, as kl_input_fd() and unit.c would.  Returns non-zero
+ * to stop (-q), as scan_input().
  */
 int
-chunk_input(struct run *r, const char *path, int fd, unsigned threads)
+chunk_input(struct run *r, const char *path, int fd)
 {
 	struct kl_chunk_opt	opt;
 	struct kl_chunk_stats	cs;
 	struct kl_error		err;
-	size_t			chunk;
 	int			rc;
 
-	if (threads < 2 || !chunk_wanted(r, fd, &chunk))
-		return (-1);
 	if (unit_begin(path, NULL, 0, KL_UNIT_TEXT) == -1)
 		return (r->stop == STOP_ALL);
 	memset(&opt, 0, sizeof(opt));
-	opt.threads = threads;
-	opt.chunk = chunk;
+	opt.threads = r->chunk_threads;
+	opt.chunk = r->chunk_bytes;
 	memset(&err, 0, sizeof(err));
 	memset(&cs, 0, sizeof(cs));
 	rc = kl_scan_chunked(r->scan, fd, &opt, &cs, &err);

@@ -317,7 +317,7 @@ struct run {
 	struct kl_mime_ops	 mops;		/* mail containers */
 	int			 defer;		/* hold the next begin event */
 	int			 signalled;	/* --follow: SIGTERM, SIGINT */
-	/* chunk_stream_wanted(): text units scanned in chunks */
+	/* chunk_kind(): the input is scanned in chunks on threads */
 	unsigned		 chunk_threads;
 	size_t			 chunk_bytes;
 };
@@ -327,8 +327,13 @@ void		 run_out_failed(int);
 _Noreturn void	 run_main(struct cli *);
 
 /* chunk.c */
-int		 chunk_input(struct run *, const char *, int, unsigned);
-int		 chunk_stream_wanted(struct run *, int, unsigned);
+enum chunk_kind {
+	CHUNK_NONE,
+	CHUNK_FILE,		/* a big plain file: chunk_input() */
+	CHUNK_STREAM		/* a compressed stream: its text unit */
+};
+enum chunk_kind	 chunk_kind(struct run *, int, unsigned);
+int		 chunk_input(struct run *, const char *, int);
 
 /* follow.c */
 void		 follow_prepare(struct cli *);

@@ -423,35 +423,40 @@ split_input(const char *path, int fd)
 static unsigned	jobs_count(const struct cli *);
 
 /*
- * -j on the one input, a big plain file: its lines on the workers'
- * cores (chunk.c).  -1: not one to chunk; else non-zero: -q, stop.
+ * -j on the one input, a big plain file or a compressed stream
+ * (chunk_kind()): read here, its lines scanned on the workers' cores
+ * (chunk.c; unit.c as a stream is decompressed).  Non-zero: -q, stop.
  */
 static int
-chunk_file(const char *path, int fd)
+chunk_file(const char *path, int fd, enum chunk_kind kind)
 {
-	run.is_stdin = 0;
-	run.iops.flags = input_flags(0);
-	run.native = path;
-	return (chunk_input(&run, path, fd, jobs_count(run.cli)));
+	int	stop;
+
+	if (kind == CHUNK_STREAM)
+		stop = scan_input(path, path, fd, 0, 0);
+	else {
+		run.is_stdin = 0;
+		run.iops.flags = input_flags(0);
+		run.native = path;
+		stop = chunk_input(&run, path, fd);
+	}
+	run.chunk_threads = 0;
+	return (stop);
 }
 
 /* Scan an open file (met in a directory walk or not) and close it. */
 static int
 input_file(const char *path, int fd, int walked)
 {
-	int	stop;
+	enum chunk_kind	kind;
+	int		stop;
 
 	if (run.jobs && run.split && !walked && members_split(fd))
 		stop = split_input(path, fd);
-	else if (run.jobs && run.split && !walked &&
-	    (stop = chunk_file(path, fd)) != -1)
-		;
-	else if (run.jobs && run.split && !walked &&
-	    chunk_stream_wanted(&run, fd, jobs_count(run.cli))) {
-		/* Decompressed here, its text on the workers' cores. */
-		stop = scan_input(path, path, fd, 0, walked);
-		run.chunk_threads = 0;
-	} else if (run.jobs)
+	else if (run.jobs && run.split && !walked && (kind = chunk_kind(&run,
+	    fd, jobs_count(run.cli))) != CHUNK_NONE)
+		stop = chunk_file(path, fd, kind);
+	else if (run.jobs)
 		stop = jobs_input(path, path, fd, 0, walked);
 	else
 		stop = scan_input(path, path, fd, 0, walked);

@@ -517,7 +517,7 @@ unit_chunk_note(const struct kl_chunk_stats *cs)
 }
 
 /*
- * A text unit of an input chunk_stream_wanted() took: from its first
+ * A text unit of a compressed stream chunk_kind() took: from its first
  * bytes on, scanned in chunks on threads as they come; NULL (no memory)
  * scans it in order.
  */
@@ -560,7 +560,7 @@ on_data(void *arg, const struct kl_unit *ku, const void *data, size_t n)
 		mail_sniff(ku, p, n);
 	if (u->mail != NULL)
 		return (mail_data(ku, p, n));
-	/* From its first bytes on, a text unit chunk_stream_wanted() took. */
+	/* From its first bytes on, the text of a stream chunk_kind() took. */
 	if (run->chunk_threads > 1 && u->bytes == n && u->jr == NULL &&
 	    u->kind == KL_UNIT_TEXT && !run->cli->redact)
 		u->chunker = chunk_begin();
