@@ -1461,12 +1461,32 @@ kl_detect_line(struct kl_detect *st, const uint8_t *msg, size_t len)
 int
 kl_detect_report(const uint8_t *msg, size_t len)
 {
+	/*
+	 * The bytes a report's line can start with after its indent: a
+	 * header's first letter, or what skip_prefix() skips.  Most lines
+	 * start with none, and are answered here.
+	 */
+	static const uint64_t first[4] = {
+		(UINT64_C(0x3ff) << '0') | (UINT64_C(1) << '<') |
+		    (UINT64_C(1) << '>'),
+		(UINT64_C(1) << ('B' - 64)) | (UINT64_C(1) << ('C' - 64)) |
+		    (UINT64_C(1) << ('H' - 64)) | (UINT64_C(1) << ('I' - 64)) |
+		    (UINT64_C(1) << ('K' - 64)) | (UINT64_C(1) << ('L' - 64)) |
+		    (UINT64_C(1) << ('O' - 64)) | (UINT64_C(1) << ('U' - 64)) |
+		    (UINT64_C(1) << ('[' - 64)) | (UINT64_C(1) << ('`' - 64)) |
+		    (UINT64_C(1) << ('k' - 64)),
+		0, 0
+	};
 	const uint8_t *p, *e;
 
 	if (msg == NULL || len == 0)
 		return (0);
 	e = msg + len;
-	if ((p = skip_prefix(msg, e)) == e)
+	for (p = msg; p < e && (*p == ' ' || *p == '\t'); p++)
+		;
+	if (p == e || ((first[*p / 64] >> (*p % 64)) & 1) == 0)
+		return (0);
+	if ((p = skip_prefix(p, e)) == e)
 		return (0);
 	switch (*p) {
 	case 'B':

@@ -122,6 +122,18 @@ t_report_rules(void **state)
 	assert_false(report("CPU: 0 PID: 1 at foo"));
 	assert_false(report("Call Trace:"));
 	assert_false(report("BUGS: none"));
+	/* Each byte a header or a skipped prefix can start with. */
+	assert_true(report("  \tOops: 0000 [#1] SMP"));
+	assert_true(report("`BUG: soft lockup`"));
+	assert_true(report("<4>BUG: unable to handle page fault"));
+	assert_true(report("00: [    1.0] Oops: 0000 [#1]"));
+	assert_true(report("kernel: BUG: scheduling while atomic"));
+	assert_true(report("[  T1] Internal error: Oops: 96000004"));
+	assert_true(report("KASAN: slab-out-of-bounds in foo"));
+	assert_false(report("Serial: 8250/16550 driver"));
+	assert_false(report("  ? foo+0x1/0x2"));
+	assert_false(report("x BUG: y"));
+	assert_false(report("   "));
 }
 
 /* Prefixes left on the message are skipped; look-alikes are not taken. */

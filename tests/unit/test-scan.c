@@ -316,6 +316,40 @@ t_odd_input(void **state)
 	free(r.r);
 }
 
+/*
+ * Detection reads a line rsyslog glued behind "#012", whatever the feed
+ * size, after a '=' or an A0 (the bytes process() marks for the mail
+ * test), and past the first 32 bytes.
+ */
+static void
+t_glued(void **state)
+{
+	static const char *const logs[] = {
+	    "Dec  1 10:00:00 h kernel: x#012CPU features: detected: LSE\n"
+	    "[    1.000001] hello\n",
+	    "Dec  1 10:00:00 h kernel: a=b#012CPU features: detected: LSE\n",
+	    "Dec  1 10:00:00 h kernel: a\xa0#012CPU features: detected: LSE\n",
+	    "[    1.000000] 0123456789012345678901234567890123456789 x"
+	    "#012CPU features: detected: LSE\n",
+	};
+	struct recs r = {0};
+	struct kl_stats st;
+	size_t i, step;
+
+	(void)state;
+	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++)
+		for (step = 1; step <= 4096; step *= 64) {
+			scan(logs[i], strlen(logs[i]), step, 0, KL_ARCH_AUTO,
+			    &r, &st);
+			assert_int_equal(st.arch, KL_ARCH_ARM64);
+		}
+	/* Unglued, the same words are no evidence. */
+	scan("[    1.000000] x CPU features: detected: LSE\n", 44, 4096, 0,
+	    KL_ARCH_AUTO, &r, &st);
+	assert_int_not_equal(st.arch, KL_ARCH_ARM64);
+	free(r.r);
+}
+
 /* A sink that returns non-zero stops the scan. */
 static void
 t_stop(void **state)
@@ -558,6 +592,7 @@ main(void)
 		cmocka_unit_test(t_inplace),
 		cmocka_unit_test(t_long_runs),
 		cmocka_unit_test(t_odd_input),
+		cmocka_unit_test(t_glued),
 		cmocka_unit_test(t_stop),
 		cmocka_unit_test(t_line_first),
 		cmocka_unit_test(t_boot_offsets),
