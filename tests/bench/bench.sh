@@ -6,7 +6,8 @@
 #        tests/bench/bench.sh [SIZE [KLEAKSCAN]]
 #        tests/bench/bench.sh archives [SIZE [KLEAKSCAN]]
 #   SIZE       of the inputs (mkinput.sh; default 1G)
-#   KLEAKSCAN  the binary (default ./src/kleakscan, then $TOPSRC's)
+#   KLEAKSCAN  the binary (default ./src/kleakscan, then $TOPSRC's): the
+#              one users build, by ./bootstrap or make pgo (README)
 # real: the real-log inputs (mkinput.sh: real.log, its hashed copy and
 #   nohex.log), each against cat and rg -c, kleakscan -j1 -c and -j2 -c,
 #   and the previous release's binary (BASE) in the same hyperfine run;
