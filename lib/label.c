@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "kleak.h"
@@ -77,8 +78,9 @@ static const struct label phrases[] = {
 };
 
 /*
- * Single-word labels, sorted by bytes (strcmp order) for the binary
- * search in label_at(); test-classify.c checks that each one is found.
+ * Single-word labels, sorted by bytes (strcmp order): word_label()
+ * looks among those with the word's first byte (lab_index());
+ * test-classify.c checks that each one is found.
  * Hash, digest and id labels mark values that are never pointers.  "ip"
  * is the arm r12, not an instruction pointer; CFAR is the powerpc
  * come-from address; GPRS is s390's "Krnl GPRS:".  Physical labels
@@ -285,36 +287,44 @@ phrase_end(const uint8_t *w, size_t n)
 	}
 }
 
+#define NLABELS	(sizeof(labels) / sizeof(labels[0]))
+
+/* labels[] by first byte: labels[lab_at[c], lab_at[c + 1]) start with c. */
+static uint8_t lab_at[257];
+static pthread_once_t lab_once = PTHREAD_ONCE_INIT;
+
+/* Fill lab_at[] from labels[], which is sorted (test-classify checks). */
+static void
+lab_index(void)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < NLABELS; i++)
+		while (c <= (uint8_t)labels[i].s[0])
+			lab_at[c++] = (uint8_t)i;
+	while (c <= 256)
+		lab_at[c++] = (uint8_t)NLABELS;
+}
+
 /*
- * The single-word label w[0, n), n > 0, by binary search; NULL if none.
- * Most steps are decided by the first byte.
+ * The single-word label w[0, n), n > 0; NULL if none.  Only the labels
+ * that start with w[0] are compared: one or none for most words.
  */
 static const struct label *
 word_label(const uint8_t *w, size_t n)
 {
-	size_t lo = 0, hi = sizeof(labels) / sizeof(labels[0]), mid, i, k;
-	const char *t;
-	int d;
+	size_t i, k;
 
 	if (n > LABEL_WORD_MAX)
 		return (NULL);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		t = labels[mid].s;
-		d = (int)w[0] - (int)(uint8_t)t[0];
-		if (d == 0) {
-			k = n < labels[mid].len ? n : labels[mid].len;
-			for (i = 1; d == 0 && i < k; i++)
-				d = (int)w[i] - (int)(uint8_t)t[i];
-		}
-		if (d == 0)
-			d = n < labels[mid].len ? -1 : n > labels[mid].len;
-		if (d == 0)
-			return (&labels[mid]);
-		if (d < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	(void)pthread_once(&lab_once, lab_index);
+	for (i = lab_at[w[0]]; i < lab_at[w[0] + 1]; i++) {
+		if (labels[i].len != n)
+			continue;
+		for (k = 1; k < n && w[k] == (uint8_t)labels[i].s[k]; k++)
+			;
+		if (k == n)
+			return (&labels[i]);
 	}
 	return (NULL);
 }

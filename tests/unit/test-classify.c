@@ -828,7 +828,7 @@ test_anchors_add(void **state)
 /*
  * Every label and phrase of classify.c's tables (and the generic register
  * names) is found: "<label>: <text address>" gets the label's rule.  This
- * also checks that the single-word table is sorted for its binary search
+ * also checks that the single-word table is sorted for its first-byte index
  * and that phrase_end() knows every phrase's last word.
  */
 static void
