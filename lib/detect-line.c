@@ -72,6 +72,25 @@ find(const uint8_t *h, const uint8_t *e, const char *n, size_t nl)
 #define FIND(h, e, lit) find((h), (e), KL_LIT(lit))
 
 /*
+ * Can a prefix skip_prefix() skips start with c: the quoting and indent
+ * it skips, '<', a digit, 'k' or '['?  Most messages start with none.
+ */
+static inline int
+prefix_byte(uint8_t c)
+{
+	static const uint64_t first[4] = {
+		(UINT64_C(1) << '\t') | (UINT64_C(1) << ' ') |
+		    (UINT64_C(0x3ff) << '0') | (UINT64_C(1) << '<') |
+		    (UINT64_C(1) << '>'),
+		(UINT64_C(1) << ('[' - 64)) | (UINT64_C(1) << ('`' - 64)) |
+		    (UINT64_C(1) << ('k' - 64)),
+		0, 0
+	};
+
+	return ((first[c / 64] >> (c % 64)) & 1);
+}
+
+/*
  * Skip what is left of a prefix before the message: mail quoting ("> "),
  * a raw <N> level, a z/VM console "00: " before a timestamp, a
  * [ 12.345678] timestamp and a [  T123] caller id.  A bracket holding hex
@@ -84,6 +103,8 @@ skip_prefix(const uint8_t *p, const uint8_t *e)
 	int i, mark;
 
 	for (i = 0; i < 4; i++) {
+		if (p == e || !prefix_byte(*p))
+			break;
 		while (p < e && (*p == ' ' || *p == '\t' || *p == '>' ||
 		    *p == '`'))
 			p++;
@@ -1461,32 +1482,15 @@ kl_detect_line(struct kl_detect *st, const uint8_t *msg, size_t len)
 int
 kl_detect_report(const uint8_t *msg, size_t len)
 {
-	/*
-	 * The bytes a report's line can start with after its indent: a
-	 * header's first letter, or what skip_prefix() skips.  Most lines
-	 * start with none, and are answered here.
-	 */
-	static const uint64_t first[4] = {
-		(UINT64_C(0x3ff) << '0') | (UINT64_C(1) << '<') |
-		    (UINT64_C(1) << '>'),
-		(UINT64_C(1) << ('B' - 64)) | (UINT64_C(1) << ('C' - 64)) |
-		    (UINT64_C(1) << ('H' - 64)) | (UINT64_C(1) << ('I' - 64)) |
-		    (UINT64_C(1) << ('K' - 64)) | (UINT64_C(1) << ('L' - 64)) |
-		    (UINT64_C(1) << ('O' - 64)) | (UINT64_C(1) << ('U' - 64)) |
-		    (UINT64_C(1) << ('[' - 64)) | (UINT64_C(1) << ('`' - 64)) |
-		    (UINT64_C(1) << ('k' - 64)),
-		0, 0
-	};
 	const uint8_t *p, *e;
 
 	if (msg == NULL || len == 0)
 		return (0);
 	e = msg + len;
+	/* Past the indent, most lines have no prefix: no call for them. */
 	for (p = msg; p < e && (*p == ' ' || *p == '\t'); p++)
 		;
-	if (p == e || ((first[*p / 64] >> (*p % 64)) & 1) == 0)
-		return (0);
-	if ((p = skip_prefix(p, e)) == e)
+	if (p == e || (prefix_byte(*p) && (p = skip_prefix(p, e)) == e))
 		return (0);
 	switch (*p) {
 	case 'B':
