@@ -450,6 +450,16 @@ fr_dmesg(
 	size_t i = *ip;
 	int t;
 
+	/*
+	 * What may follow the '[' of each: fr_brtime() spaces, '+' or a
+	 * digit, fr_brctime() a weekday, fr_brcaller() spaces, 'T' or 'C'.
+	 * Most brackets in a message ("[drm]", "[mem ", "[<") are none.
+	 */
+	if (n - i < 2 || b[i] != '[' || !(c_digit(b[i + 1]) ||
+	    b[i + 1] == ' ' || b[i + 1] == '+' || b[i + 1] == 'T' ||
+	    b[i + 1] == 'C' || b[i + 1] == 'M' || b[i + 1] == 'W' ||
+	    b[i + 1] == 'F' || b[i + 1] == 'S'))
+		return (0);
 	t = fr_brtime(b, n, &i, &f->has_ts, &f->ts_us);
 	if (!t)
 		t = fr_brctime(b, n, &i) ? 2 : 0;

@@ -190,6 +190,7 @@ void	 kl_detect_bits(struct kl_detect *, int, int);
 void	 kl_detect_va(struct kl_detect *, int, int);
 int	 kl_detect_va_of(enum kl_arch_id);
 void	 kl_detect_resolve(struct kl_detect *);
+void	 kl_detect_line_all(struct kl_detect *, const uint8_t *, size_t);
 enum kl_arch_id kl_detect_arm64_va(uint64_t);
 enum kl_arch_id kl_detect_riscv_va(uint64_t);
 enum kl_arch_id kl_detect_x86_va(uint64_t);
