@@ -1008,13 +1008,39 @@ kl_frame_prev_same(enum kl_line_kind a, enum kl_line_kind b)
 }
 
 /*
- * Frame one line (without its '\n'): fill f with the line kind, the
- * offset of the message, the level, the kernel time and the boot mark.
- * prev is the kind of the line before (for kmsg continuation lines).
+ * printk's own prefix, "[%5lu.%06lu] " alone or with the caller id
+ * "[%6s] " of CONFIG_PRINTK_CALLER: the prefix of most lines.  What
+ * fr_kind()'s '[' case and kl_frame_line() make of such a line, without
+ * the tests for the other prefixes; 0 for any other line, which the
+ * general path frames (test-frame's t_printk_same checks both agree).
  */
-void
-kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
-    enum kl_format format, struct kl_frame *f)
+static inline int
+fr_printk(const uint8_t *b, size_t len, struct kl_frame *f)
+{
+	size_t n = len < FRAME_WIN ? len : FRAME_WIN, i = 0;
+	int plain;
+
+	if (n < 15 || b[0] != '[' || (b[14] != ' ' && b[14] != '[') ||
+	    !fr_brtime_fast(b, n, &i, &f->has_ts, &f->ts_us))
+		return (0);
+	if (b[14] == ' ') {
+		f->msg = 15;
+		plain = 1;
+	} else
+		(void)fr_dmesg_tail(b, n, 14, 1, &f->msg, f, &plain);
+	f->kind = KL_LINE_DMESG;
+	if (plain)
+		f->msg = fr_jmono(b, n, f->msg);
+	fr_tags(b, n, f);
+	if (kl_startswith(b + f->msg, len - f->msg, KL_LIT("Linux version ")))
+		f->boot = 1;
+	return (1);
+}
+
+/* kl_frame_line(); fast: printk's prefix first (fr_printk()). */
+static void
+frame(const uint8_t *line, size_t len, enum kl_line_kind prev,
+    enum kl_format format, struct kl_frame *f, int fast)
 {
 	const uint8_t *b = line;
 	size_t o = 0, p;
@@ -1030,6 +1056,8 @@ kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
 		return;
 	if (b[len - 1] == '\r')
 		len--;
+	if (fast && format != KL_FORMAT_KMSG && fr_printk(b, len, f))
+		return;
 	/* A UTF-8 BOM at the start of a file. */
 	if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
 		o = 3;
@@ -1069,4 +1097,24 @@ kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
 	    kl_startswith(b + f->msg, len - f->msg, KL_LIT("Linux version ")))
 		f->boot = 1;
 	f->msg += o;
+}
+
+/*
+ * Frame one line (without its '\n'): fill f with the line kind, the
+ * offset of the message, the level, the kernel time and the boot mark.
+ * prev is the kind of the line before (for kmsg continuation lines).
+ */
+void
+kl_frame_line(const uint8_t *line, size_t len, enum kl_line_kind prev,
+    enum kl_format format, struct kl_frame *f)
+{
+	frame(line, len, prev, format, f, 1);
+}
+
+/* kl_frame_line() without fr_printk(): what it must equal, for tests. */
+void
+kl_frame_line_all(const uint8_t *line, size_t len, enum kl_line_kind prev,
+    enum kl_format format, struct kl_frame *f)
+{
+	frame(line, len, prev, format, f, 0);
 }

@@ -96,6 +96,8 @@ size_t		 kl_cand_fast_at(const uint8_t *, size_t, size_t, size_t,
 
 /* frame.c: do two kinds of the line before frame a line the same? */
 int		 kl_frame_prev_same(enum kl_line_kind, enum kl_line_kind);
+void		 kl_frame_line_all(const uint8_t *, size_t, enum kl_line_kind,
+		     enum kl_format, struct kl_frame *);
 
 /* mail.c: a line's end, and where kl_mail_suspect() must start. */
 size_t		 kl_line_end(const uint8_t *, size_t, size_t *);

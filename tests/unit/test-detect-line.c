@@ -17,17 +17,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <sys/stat.h>
-
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kleak.h"
 #include "kleak-int.h"
-
-#define CORPUS	TESTDATA "/../../../shared/corpus"
+#include "lines-harness.h"
 
 #define U64(x)	UINT64_C(x)
 
@@ -334,89 +328,59 @@ differ(const struct kl_detect *a, const struct kl_detect *b)
 	    a->lines != b->lines);
 }
 
-/*
- * Feed every line of path to kl_detect_line() and to kl_detect_line_all()
- * (no first-byte filter), as the scanner gives it (the message span) and
- * whole; the guesses must stay equal after each line.  Both start again
- * once certain, so that the whole file is read.  Returns the lines read.
- */
-static size_t
-same_both_ways(const char *path)
+/* Two guesses fed each line, as the scanner gives it and whole. */
+struct both {
+	struct kl_detect	 a[2];	/* kl_detect_line() */
+	struct kl_detect	 b[2];	/* kl_detect_line_all() */
+};
+
+/* A new file: both start again. */
+static void
+both_start(void *arg, const char *path)
 {
-	struct kl_detect a[2], b[2];
-	struct kl_frame fr;
-	char *buf = NULL;
-	size_t cap = 0, n = 0, len;
-	ssize_t got;
-	FILE *f;
+	struct both *w = arg;
 	int k;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return (0);
+	(void)path;
 	for (k = 0; k < 2; k++) {
-		kl_detect_init(&a[k]);
-		kl_detect_init(&b[k]);
+		kl_detect_init(&w->a[k]);
+		kl_detect_init(&w->b[k]);
 	}
-	while ((got = getline(&buf, &cap, f)) > 0) {
-		len = (size_t)got;
-		if (buf[len - 1] == '\n')
-			len--;
-		kl_frame_line((const uint8_t *)buf, len, KL_LINE_PLAIN,
-		    KL_FORMAT_AUTO, &fr);
-		kl_detect_line(&a[0], (const uint8_t *)buf + fr.msg,
-		    len - fr.msg);
-		kl_detect_line_all(&b[0], (const uint8_t *)buf + fr.msg,
-		    len - fr.msg);
-		kl_detect_line(&a[1], (const uint8_t *)buf, len);
-		kl_detect_line_all(&b[1], (const uint8_t *)buf, len);
-		n++;
-		for (k = 0; k < 2; k++) {
-			if (differ(&a[k], &b[k]))
-				fail_msg("%s:%zu: the filter changed what "
-				    "\"%.*s\" says (%s, %s certain=%d fam %d, "
-				    "read in full: %s certain=%d fam %d)",
-				    path, n, (int)len, buf,
-				    k ? "whole line" : "message",
-				    kl_arch_name(a[k].arch), a[k].certain,
-				    a[k].family, kl_arch_name(b[k].arch),
-				    b[k].certain, b[k].family);
-			if (a[k].certain) {
-				kl_detect_init(&a[k]);
-				kl_detect_init(&b[k]);
-			}
-		}
-	}
-	free(buf);
-	(void)fclose(f);
-	return (n);
 }
 
-/* same_both_ways() on each file under dir; returns the lines read. */
-static size_t
-same_in_dir(const char *dir, int depth)
+/*
+ * Feed a line to kl_detect_line() and to kl_detect_line_all() (no first-
+ * byte filter), as the scanner gives it (the message span) and whole; the
+ * guesses must stay equal.  Both start again once certain, so that the
+ * whole file is read.
+ */
+static void
+both_line(void *arg, const char *path, size_t no, const uint8_t *line,
+    size_t len)
 {
-	struct dirent *de;
-	struct stat sb;
-	char path[1024];
-	size_t n = 0;
-	DIR *d;
+	struct both *w = arg;
+	struct kl_frame fr;
+	int k;
 
-	if ((d = opendir(dir)) == NULL)
-		return (0);
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (stat(path, &sb) != 0)
-			continue;
-		if (S_ISDIR(sb.st_mode)) {
-			if (depth > 0)
-				n += same_in_dir(path, depth - 1);
-		} else if (S_ISREG(sb.st_mode))
-			n += same_both_ways(path);
+	kl_frame_line(line, len, KL_LINE_PLAIN, KL_FORMAT_AUTO, &fr);
+	kl_detect_line(&w->a[0], line + fr.msg, len - fr.msg);
+	kl_detect_line_all(&w->b[0], line + fr.msg, len - fr.msg);
+	kl_detect_line(&w->a[1], line, len);
+	kl_detect_line_all(&w->b[1], line, len);
+	for (k = 0; k < 2; k++) {
+		if (differ(&w->a[k], &w->b[k]))
+			fail_msg("%s:%zu: the filter changed what \"%.*s\" "
+			    "says (%s, %s certain=%d fam %d, read in full: "
+			    "%s certain=%d fam %d)", path, no, (int)len,
+			    (const char *)line, k ? "whole line" : "message",
+			    kl_arch_name(w->a[k].arch), w->a[k].certain,
+			    w->a[k].family, kl_arch_name(w->b[k].arch),
+			    w->b[k].certain, w->b[k].family);
+		if (w->a[k].certain) {
+			kl_detect_init(&w->a[k]);
+			kl_detect_init(&w->b[k]);
+		}
 	}
-	(void)closedir(d);
-	return (n);
 }
 
 /*
@@ -427,12 +391,11 @@ same_in_dir(const char *dir, int depth)
 static void
 t_may_exact(void **state)
 {
-	size_t n;
+	struct both w;
 
 	(void)state;
-	n = same_in_dir(TESTDATA, 1);
-	assert_true(n > 1000);
-	(void)same_in_dir(CORPUS, 6);
+	assert_true(lh_dir(TESTDATA, 1, both_start, both_line, &w) > 1000);
+	(void)lh_dir(LH_CORPUS, 6, both_start, both_line, &w);
 }
 
 int

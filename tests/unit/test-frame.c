@@ -5,6 +5,8 @@
  * each) where the corpus has the format; the formats it lacks use the
  * example of the document that defines them, or a line built to pin one
  * rule, named after it.  Every case checks every field of the frame.
+ * t_printk_same reads the test logs and, when ../shared is there, the
+ * corpus: the fast path for printk's prefix must frame as the rest does.
  */
 #include "config.h"
 
@@ -19,6 +21,7 @@
 
 #include "kleak.h"
 #include "kleak-int.h"
+#include "lines-harness.h"
 
 #define P	KL_LINE_PLAIN
 #define D	KL_LINE_DMESG
@@ -760,6 +763,88 @@ t_prev_same(void **state)
 	assert_int_not_equal(fa.kind, fb.kind);
 }
 
+/* Frame b[0, n) both ways, after each kind and in each format; must agree. */
+static void
+both_ways(const char *where, const uint8_t *b, size_t n)
+{
+	static const enum kl_line_kind prevs[] = { P, D, K };
+	static const enum kl_format fmts[] = { AUTO, TEXT, KMSG };
+	struct kl_frame fa, fb;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(prevs) / sizeof(prevs[0]); i++)
+		for (j = 0; j < sizeof(fmts) / sizeof(fmts[0]); j++) {
+			kl_frame_line(b, n, prevs[i], fmts[j], &fa);
+			kl_frame_line_all(b, n, prevs[i], fmts[j], &fb);
+			if (fa.kind != fb.kind || fa.msg != fb.msg ||
+			    fa.level != fb.level || fa.has_ts != fb.has_ts ||
+			    fa.ts_us != fb.ts_us || fa.boot != fb.boot)
+				fail_msg("%s \"%.*s\": fast %d/%zu/%d/%d/%llu/%d, "
+				    "general %d/%zu/%d/%d/%llu/%d", where,
+				    (int)n, (const char *)b, fa.kind, fa.msg,
+				    fa.level, fa.has_ts,
+				    (unsigned long long)fa.ts_us, fa.boot,
+				    fb.kind, fb.msg, fb.level, fb.has_ts,
+				    (unsigned long long)fb.ts_us, fb.boot);
+		}
+}
+
+/* A line of a file: both_ways(). */
+static void
+both_ways_line(void *arg, const char *path, size_t no, const uint8_t *b,
+    size_t n)
+{
+	(void)arg;
+	(void)no;
+	both_ways(path, b, n);
+}
+
+/*
+ * fr_printk(), printk's prefix read first, frames a line as the general
+ * path does: lines built at its edges, then every line of the test logs
+ * and, when ../shared is there, of the corpus.
+ */
+static void
+t_printk_same(void **state)
+{
+	static const char *const edge[] = {
+		"[    1.234567]",
+		"[    1.234567] ",
+		"[    1.234567]msg",
+		"[    1.234567] Linux version 6.1.0 (gcc)",
+		"[    1.234567] host kernel: Linux version 6.1.0 (gcc)",
+		"[    1.234567] host sshd[12]: msg",
+		"[    1.234567] [    2.000000] msg",
+		"[    1.234567] c1 msg",
+		"[    1.234567][    T1] msg",
+		"[    1.234567][    C0]msg",
+		"[    1.234567][  T123@C4] msg",
+		"[    1.234567][    zz] msg",
+		"[    1.234567][drm] msg",
+		"[    1.234567] [drm] Initialized",
+		"[12345.123456] msg\r",
+		"[  12a.123456] msg",
+		"[    1.23456] msg",
+		"[    1.234567 <    0.000123>] msg",
+		"[    1.234567@0] msg",
+		"[    1.234567] \xef\xbb\xbf msg",
+	};
+	char line[256];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		both_ways("edge", (const uint8_t *)edge[i], strlen(edge[i]));
+		/* The same line cut short at every byte. */
+		n = strlen(edge[i]);
+		memcpy(line, edge[i], n);
+		while (n-- > 0)
+			both_ways("edge, cut", (const uint8_t *)line, n);
+	}
+	assert_true(lh_dir(TESTDATA, 1, NULL, both_ways_line, NULL) > 1000);
+	(void)lh_dir(LH_CORPUS, 6, NULL, both_ways_line, NULL);
+}
+
 int
 main(void)
 {
@@ -779,6 +864,7 @@ main(void)
 		cmocka_unit_test(t_empty),
 		cmocka_unit_test(t_chain),
 		cmocka_unit_test(t_prev_same),
+		cmocka_unit_test(t_printk_same),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
