@@ -4,9 +4,11 @@
  * The input is split into lines; each line is copied into a buffer of
  * its exact size (so that reading past it is caught by ASan) and framed
  * twice, as text and as /dev/kmsg, each chain carrying the kind of the
- * line before.  Every line, and every message span, is then escaped for
- * a terminal and for JSON and encoded in base64.  A broken invariant
- * aborts.
+ * line before, and again without fr_printk() (printk's prefix first),
+ * which must agree.  Every line, and every message span, is then escaped
+ * for a terminal and for JSON and encoded in base64, and fed to --arch
+ * auto's detection with and without detect_may(), which must agree.  A
+ * broken invariant aborts.
  *
  * Seeds (corpus/frame/, one file per format): dmesg, dmesg-raw,
  * dmesg-caller, syslog and console hold lines of ../shared/corpus
@@ -78,6 +80,9 @@ frame(const uint8_t *b, size_t n, enum kl_line_kind *prev,
 	/* framing is a function of its arguments */
 	kl_frame_line(b, n, *prev, format, &g);
 	check(same(&f, &g));
+	/* fr_printk(), printk's prefix first, frames as the general path */
+	kl_frame_line_all(b, n, *prev, format, &g);
+	check(same(&f, &g));
 	/* a trailing CR changes nothing */
 	if (n == 0 || b[n - 1] != '\r') {
 		cr = malloc(n + 1);
@@ -89,6 +94,36 @@ frame(const uint8_t *b, size_t n, enum kl_line_kind *prev,
 		free(cr);
 	}
 	*prev = f.kind;
+}
+
+/* Are two guesses the same, lines counted and all? */
+static int
+same_guess(const struct kl_detect *a, const struct kl_detect *b)
+{
+	return (a->arch == b->arch && a->certain == b->certain &&
+	    a->family == b->family && a->bits == b->bits &&
+	    a->va_bits == b->va_bits && a->kver == b->kver &&
+	    memcmp(a->score, b->score, sizeof(a->score)) == 0 &&
+	    a->lines == b->lines && a->flags == b->flags &&
+	    a->page_offset == b->page_offset);
+}
+
+/*
+ * Detection skips a message only when reading it in full would learn
+ * nothing (detect_may()): two guesses, one fed through the filter and one
+ * not, stay the same line after line.  Both start again once certain.
+ */
+static void
+detect_both(struct kl_detect *a, struct kl_detect *b, const uint8_t *m,
+    size_t n)
+{
+	kl_detect_line(a, m, n);
+	kl_detect_line_all(b, m, n);
+	check(same_guess(a, b));
+	if (a->certain) {
+		kl_detect_init(a);
+		kl_detect_init(b);
+	}
 }
 
 /* Is out[0..n) the body of a JSON string? */
@@ -228,9 +263,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	enum kl_line_kind pt = KL_LINE_PLAIN, pk = KL_LINE_PLAIN;
 	const uint8_t *p = data, *e = data + size, *nl;
+	struct kl_detect da[2], db[2];
 	struct kl_frame f;
 	uint8_t *line;
 	size_t n;
+
+	kl_detect_init(&da[0]);
+	kl_detect_init(&db[0]);
+	kl_detect_init(&da[1]);
+	kl_detect_init(&db[1]);
 
 	while (p <= e) {
 		nl = memchr(p, '\n', (size_t)(e - p));
@@ -244,6 +285,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		escapes(line, n, n * 7 + 3);
 		kl_frame_line(line, n, pt, KL_FORMAT_TEXT, &f);
 		escapes(line + f.msg, n - f.msg, n);
+		detect_both(&da[0], &db[0], line + f.msg, n - f.msg);
+		detect_both(&da[1], &db[1], line, n);
 		free(line);
 		if (nl == NULL)
 			break;
