@@ -288,6 +288,7 @@ phrase_end(const uint8_t *w, size_t n)
 }
 
 #define NLABELS	(sizeof(labels) / sizeof(labels[0]))
+#define NPHRASES	(sizeof(phrases) / sizeof(phrases[0]))
 
 /* labels[] by first byte: labels[lab_at[c], lab_at[c + 1]) start with c. */
 static uint8_t lab_at[257];
@@ -367,9 +368,7 @@ label_at(const struct kl_ctx *c, size_t p)
 	if (wl == 4 && ws >= 6 && !strong &&
 	    kl_startswith(m + ws - 6, 6, KL_LIT("ACPI: ")))
 		return (KL_CK_PHYS);
-	for (i = 0;
-	     phrase_end(m + ws, wl) && i < sizeof(phrases) / sizeof(phrases[0]);
-	     i++) {
+	for (i = phrase_end(m + ws, wl) ? 0 : NPHRASES; i < NPHRASES; i++) {
 		lb = &phrases[i];
 		if (lb->len <= wl || lb->len > we - lim ||
 		    lb->s[lb->len - 1] != m[we - 1])
