@@ -370,8 +370,10 @@ label_at(const struct kl_ctx *c, size_t p)
 		return (KL_CK_PHYS);
 	for (i = phrase_end(m + ws, wl) ? 0 : NPHRASES; i < NPHRASES; i++) {
 		lb = &phrases[i];
-		if (lb->len <= wl || lb->len > we - lim ||
-		    lb->s[lb->len - 1] != m[we - 1])
+		/* Its last byte, then the last byte of the word before. */
+		if (lb->len < wl + 2 || lb->len > we - lim ||
+		    lb->s[lb->len - 1] != m[we - 1] ||
+		    lb->s[lb->len - wl - 2] != m[we - wl - 2])
 			continue;
 		if (memcmp(m + we - lb->len, lb->s, lb->len) != 0)
 			continue;

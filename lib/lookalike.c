@@ -270,7 +270,7 @@ static int
 hexdump_shape(const struct kl_ctx *c)
 {
 	const uint8_t *m = c->msg;
-	size_t s, e, t0 = c->tok, t1, lim, i, w, nw = 0, n2 = 0;
+	size_t s, e, t0 = c->tok, t1, lim, i, w, next, nw = 0, n2 = 0;
 	int marked = 0, lt = 0, byte;
 
 	if (c->prefix)
@@ -294,14 +294,15 @@ hexdump_shape(const struct kl_ctx *c)
 		(t1 + 3 == e || m[t1 + 3] == ' '));
 	if (!lt && !byte)
 		return (0);
-	/* Split [s, e) into words. */
-	for (i = s; i < e;) {
+	/* Split [s, e) into words: [i, next), less a <...> or (...). */
+	for (i = s; i < e; i = next) {
 		while (i < e && m[i] == ' ')
 			i++;
 		if (i == e)
 			break;
-		for (w = i; w < e && m[w] != ' '; w++)
+		for (next = i; next < e && m[next] != ' '; next++)
 			;
+		w = next;
 		if (m[i] == '<' && w - i == c->toklen + 2 && m[w - 1] == '>')
 			marked = 1;
 		if (m[i] == '<' || m[i] == '(')
@@ -312,8 +313,6 @@ hexdump_shape(const struct kl_ctx *c)
 			nw++;
 		else if (w - i == 2)
 			n2++;
-		while (i < e && m[i] != ' ')
-			i++;
 	}
 	/*
 	 * Bytes outnumber the words of the token's width: LoongArch's
