@@ -370,7 +370,11 @@ label_at(const struct kl_ctx *c, size_t p)
 		return (KL_CK_PHYS);
 	for (i = phrase_end(m + ws, wl) ? 0 : NPHRASES; i < NPHRASES; i++) {
 		lb = &phrases[i];
-		/* Its last byte, then the last byte of the word before. */
+		/*
+		 * Its last byte, then the last byte of the word before
+		 * (a phrase is a word, a separator, then the word at ws,
+		 * so it is at least wl + 2 long).
+		 */
 		if (lb->len < wl + 2 || lb->len > we - lim ||
 		    lb->s[lb->len - 1] != m[we - 1] ||
 		    lb->s[lb->len - wl - 2] != m[we - wl - 2])

@@ -138,6 +138,25 @@ t_dmesg(void **state)
 		/* dmesg --time-format delta/reltime: relative, no kernel
 		   time */
 		{ C("[  +0.000123] x"), P, AUTO, D, 14, -1, NOTS, 0 },
+		/*
+		 * Each byte fr_dmesg() lets follow the '[': the other
+		 * weekdays of dmesg -T, a '+' with no padding, a caller id
+		 * with none; after a syslog header, where fr_tags() reads
+		 * the bracket.  "[drm]" is none of them.
+		 */
+		{ C("[Wed Dec 13 13:04:05 2023] x"), P, AUTO, D, 27, -1,
+		    NOTS, 0 },
+		{ C("[Thu Dec 14 13:04:05 2023] x"), P, AUTO, D, 27, -1,
+		    NOTS, 0 },
+		{ C("[Fri Dec 15 13:04:05 2023] x"), P, AUTO, D, 27, -1,
+		    NOTS, 0 },
+		{ C("[Sat Dec 16 13:04:05 2023] x"), P, AUTO, D, 27, -1,
+		    NOTS, 0 },
+		{ C("[Sun Dec 17 13:04:05 2023] x"), P, AUTO, D, 27, -1,
+		    NOTS, 0 },
+		{ C("[+0.000123] x"), P, AUTO, D, 12, -1, NOTS, 0 },
+		{ C("[C3] x"), P, AUTO, D, 5, -1, NOTS, 0 },
+		{ C("[drm] x"), P, AUTO, P, 0, -1, NOTS, 0 },
 	};
 
 	(void)state;
