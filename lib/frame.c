@@ -1037,6 +1037,61 @@ fr_printk(const uint8_t *b, size_t len, struct kl_frame *f)
 	return (1);
 }
 
+/*
+ * Would kl_frame_line() (format not kmsg) frame the line b[0, len), len
+ * at least 16, by printk's prefix: kind KL_LINE_DMESG, the kernel time
+ * it sets in *ts_us, the message at byte 14 or after?  fr_printk()'s own
+ * test, for the scanner's lean path (scan.c), which reads no more of
+ * the line than this.
+ */
+int
+kl_frame_printk_ts(const uint8_t *b, size_t len, uint64_t *ts_us)
+{
+	size_t i = 0;
+	int has;
+
+	if (len < 16 || b[0] != '[' || (b[14] != ' ' && b[14] != '['))
+		return (0);
+	return (fr_brtime_fast(b, len < FRAME_WIN ? len : FRAME_WIN, &i, &has,
+	    ts_us));
+}
+
+/*
+ * kl_frame_printk_ts() for each whole line from b[*ip] on (b holds len
+ * bytes), while the line ends before lim, is shorter than max bytes (0:
+ * any) and its kernel time goes back by no more than frame_line() (scan.c)
+ * allows within a boot: back by more than a second, to under ten seconds,
+ * is a new boot.  *hasp and *tsp hold the time of the line before, and
+ * are left with the last one's.  Returns the lines, *ip past them.  The
+ * scanner's lean path passes over them unread.
+ */
+size_t
+kl_frame_printk_lines(const uint8_t *b, size_t *ip, size_t lim, size_t len,
+    size_t max, int *hasp, uint64_t *tsp)
+{
+	const uint8_t *nl;
+	size_t i = *ip, e, k, count = 0;
+	uint64_t ts;
+	int has;
+
+	while (i < lim && (nl = memchr(b + i, '\n', len - i)) != NULL) {
+		e = (size_t)(nl - b);
+		k = 0;
+		if (e >= lim || (max > 0 && e - i >= max) || e - i < 16 ||
+		    b[i] != '[' || (b[i + 14] != ' ' && b[i + 14] != '[') ||
+		    !fr_brtime_fast(b + i, e - i < FRAME_WIN ? e - i :
+		    FRAME_WIN, &k, &has, &ts) ||
+		    (*hasp && ts + 1000000 < *tsp && ts < 10000000))
+			break;
+		*hasp = 1;
+		*tsp = ts;
+		count++;
+		i = e + 1;
+	}
+	*ip = i;
+	return (count);
+}
+
 /* kl_frame_line(); fast: printk's prefix first (fr_printk()). */
 static void
 frame(const uint8_t *line, size_t len, enum kl_line_kind prev,
