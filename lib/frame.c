@@ -16,6 +16,9 @@
 #include "config.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "kleak.h"
 #include "kleak-int.h"
@@ -1057,6 +1060,30 @@ kl_frame_printk_ts(const uint8_t *b, size_t len, uint64_t *ts_us)
 }
 
 /*
+ * The first '\n' in b[i, n), or n: 16 bytes a step where SSE2 is, as
+ * lines are short and memchr()'s setup costs more than the search.
+ */
+static inline size_t
+fr_newline(const uint8_t *b, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	unsigned m;
+
+	for (; i + 16 <= n; i += 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(nl,
+		    _mm_loadu_si128((const __m128i *)(const void *)(b + i))));
+		if (m != 0)
+			return (i + (unsigned)__builtin_ctz(m));
+	}
+#endif
+	for (; i < n; i++)
+		if (b[i] == '\n')
+			return (i);
+	return (n);
+}
+
+/*
  * kl_frame_printk_ts() for each whole line from b[*ip] on (b holds len
  * bytes), while the line ends before lim, is shorter than max bytes (0:
  * any) and its kernel time goes back by no more than frame_line() (scan.c)
@@ -1069,13 +1096,11 @@ size_t
 kl_frame_printk_lines(const uint8_t *b, size_t *ip, size_t lim, size_t len,
     size_t max, int *hasp, uint64_t *tsp)
 {
-	const uint8_t *nl;
 	size_t i = *ip, e, k, count = 0;
 	uint64_t ts;
 	int has;
 
-	while (i < lim && (nl = memchr(b + i, '\n', len - i)) != NULL) {
-		e = (size_t)(nl - b);
+	while (i < lim && (e = fr_newline(b, i, len)) < len) {
 		k = 0;
 		if (e >= lim || (max > 0 && e - i >= max) || e - i < 16 ||
 		    b[i] != '[' || (b[i + 14] != ' ' && b[i + 14] != '[') ||

@@ -108,7 +108,7 @@ kl_lean_byte(struct kl_lean *t, uint8_t c)
 int
 kl_lean_head(struct kl_lean *t, const char *h, size_t n, int anywhere)
 {
-	uint8_t c = (uint8_t)h[0], b[4] = { 0, 0, 0, 0 }, m[4] = { 0, 0, 0, 0 };
+	uint8_t c = (uint8_t)h[0], b[4], m[4];
 	size_t i;
 
 	if (n == 0)
@@ -119,9 +119,9 @@ kl_lean_head(struct kl_lean *t, const char *h, size_t n, int anywhere)
 		kl_lean_byte(t, c);
 		return (n == 1 ? 0 : -1);
 	}
-	for (i = 0; i < n; i++) {
-		b[i] = (uint8_t)h[i];
-		m[i] = 0xff;
+	for (i = 0; i < 4; i++) {
+		b[i] = i < n ? (uint8_t)h[i] : 0;
+		m[i] = i < n ? 0xff : 0;
 	}
 	memcpy(&t->heads[t->nheads].v, b, 4);
 	memcpy(&t->heads[t->nheads].mask, m, 4);
@@ -248,8 +248,7 @@ kl_lean_next_avx2(const struct kl_lean *t, const uint8_t *p, size_t i,
 			bits &= ((uint32_t)1 << (m - i)) - 1;
 		while (bits != 0) {
 			k = i + (unsigned)__builtin_ctz(bits);
-			if (t->first[p[k]] != 0 &&
-			    lean_at(t, p, k, n, lean_ws(p, k)))
+			if (lean_at(t, p, k, n, lean_ws(p, k)))
 				return (k);
 			bits &= bits - 1;
 		}
