@@ -90,8 +90,6 @@ struct slot {
 	struct kl_spec		 spec;		/* the state it starts from */
 	int			 lfnull;	/* line_first was NULL */
 	uint64_t		 lf[4];
-	int			 lhnull;	/* line_heads was NULL */
-	char			 lh[KL_SINK_HEADS * 4 + 1];
 	int			 rc;
 	int			 nomem;
 	size_t			 i0;		/* events from the resync */
@@ -308,8 +306,7 @@ scan_ahead(struct slot *s)
 	s->alen = 0;
 	s->nomem = 0;
 	s->i0 = SIZE_MAX;
-	kl_scan_set_chunk(s->sc, s->lfnull ? NULL : s->lf,
-	    s->lhnull ? NULL : s->lh, rec_mark);
+	kl_scan_set_chunk(s->sc, s->lfnull ? NULL : s->lf, rec_mark);
 	kl_scan_spec_begin(s->sc, &s->spec, s->off);
 	s->rc = kl_scan_feed(s->sc, s->buf, s->len, &err);
 	if (s->rc == 0)
@@ -389,9 +386,6 @@ scan_serial(struct kl_scan *sc, struct slot *s, struct kl_error *err)
 static int
 same_filter(const struct kl_sink *k, const struct slot *s)
 {
-	if ((k->line_heads == NULL) != s->lhnull || (k->line_heads != NULL &&
-	    strcmp(k->line_heads, s->lh) != 0))
-		return (0);
 	if (k->line_first == NULL)
 		return (s->lfnull);
 	return (!s->lfnull && memcmp(k->line_first, s->lf, sizeof(s->lf)) ==
@@ -728,10 +722,6 @@ fill_cut(struct kl_chunker *ch, int final, struct kl_error *err)
 	s->lfnull = k->line_first == NULL;
 	if (!s->lfnull)
 		memcpy(s->lf, k->line_first, sizeof(s->lf));
-	s->lhnull = k->line_heads == NULL;
-	s->lh[0] = '\0';
-	if (!s->lhnull)
-		strncat(s->lh, k->line_heads, sizeof(s->lh) - 1);
 	ch->cs.chunks++;
 	ch->off += len;
 	ch->flen = 0;

@@ -1520,51 +1520,6 @@ detect_line(struct kl_detect *st, const uint8_t *p, const uint8_t *e)
 	}
 }
 
-/*
- * The heads of every message detect_line() (with sysinfo_line() and
- * machine_word()) can learn from, for the scanner's lean path while a
- * segment is undecided: the first four bytes of each literal a message
- * must start with, of each cpuinfo key with what may follow it, of each
- * machine word, each at a word start (lean.c); "#012" for the lines
- * rsyslog glued and "+0x" for frame_func() while no family is known
- * (fam_none), both anywhere.  What learns from a
- * value alone (ksym_line(), ppc_frame(), arm_frame(), mips_reg(), code
- * and register lines) reads a run of 8 or 16 hex digits, which the scanner
- * looks for besides; '$' and "[<" are heads all the same.  A literal
- * added to detect_line() needs its head here: test-lean's t_scan_same
- * scans the test logs and the corpus both ways.
- */
-void
-kl_detect_heads(struct kl_lean *t, int fam_none)
-{
-	static const char *const heads[] = {
-		/* detect_line()'s switch */
-		"Back", "Boot", "BIOS", "BE P", "Call", "CPU:", "Code", "CPU ",
-		"CPU0", "DMA3", "DMI:", "EIP:", "EAX:", "ERA:", "ESTA", "Faul",
-		"GPR0", "Hard", "High", "Inte", "IP: ", "Krnl", "Linu", "LE P",
-		"LR i", "Last", "Mach", "MSR:", "MMU:", "NIP:", "PC i", "PrId",
-		"PRID", "PROM", "RIP:", "RIP ", "RAX:", "RSP:", "RSP ", "REGS",
-		"SBI ", "TSTA", "epc", "era ", "era:", "e820", "gene", "lr :",
-		"pc ", "psta", "risc", "ra  ", "sp :", "swap", "syst", "stat",
-		"user", "x86/", "x29:", "[<", "$",
-		/* sysinfo_line()'s keys, each before blanks and ':' */
-		"isa ", "isa\t", "isa:", "mmu ", "mmu\t", "mmu:", "vend",
-		"addr", "cpu ", "cpu\t", "cpu:", "plat", "CONF",
-		/* machine_word() */
-		"x86_", "i686", "i586", "i386", "aarc", "arm6", "armv", "ppc",
-		"mips", "loon", "s390", "spar",
-		/* detect_glued() */
-		"#012",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		(void)kl_lean_head(t, heads[i], strlen(heads[i]),
-		    heads[i][0] == '#');
-	if (fam_none)
-		(void)kl_lean_head(t, "+0x", 3, 1);	/* FIND()s it */
-}
-
 /* Feed the message span of one line; all: read it whatever it starts with. */
 static void
 detect_msg(struct kl_detect *st, const uint8_t *msg, size_t len, int all)
@@ -1595,24 +1550,6 @@ void
 kl_detect_line_all(struct kl_detect *st, const uint8_t *msg, size_t len)
 {
 	detect_msg(st, msg, len, 1);
-}
-
-/*
- * The heads of the messages kl_detect_report() takes, past whatever
- * prefix: one for each case of its switch.  A line with none of them
- * anywhere starts no report.
- */
-void
-kl_detect_report_heads(struct kl_lean *t)
-{
-	static const char *const heads[] = {
-		"BUG: ", "CPU: ", "Hardware name: ", "Internal error: Oops",
-		"KASAN: ", "Linux version ", "Oops", "Unable to handle kernel ",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		(void)kl_lean_head(t, heads[i], strlen(heads[i]), 0);
 }
 
 /*

@@ -16,9 +16,6 @@
 #include "config.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "kleak.h"
 #include "kleak-int.h"
@@ -1038,83 +1035,6 @@ fr_printk(const uint8_t *b, size_t len, struct kl_frame *f)
 	if (kl_startswith(b + f->msg, len - f->msg, KL_LIT("Linux version ")))
 		f->boot = 1;
 	return (1);
-}
-
-/*
- * Would kl_frame_line() (format not kmsg) frame the line b[0, len), len
- * at least 16, by printk's prefix: kind KL_LINE_DMESG, the kernel time
- * it sets in *ts_us, the message at byte 14 or after?  fr_printk()'s own
- * test, for the scanner's lean path (scan.c), which reads no more of
- * the line than this.
- */
-int
-kl_frame_printk_ts(const uint8_t *b, size_t len, uint64_t *ts_us)
-{
-	size_t i = 0;
-	int has;
-
-	if (len < 16 || b[0] != '[' || (b[14] != ' ' && b[14] != '['))
-		return (0);
-	return (fr_brtime_fast(b, len < FRAME_WIN ? len : FRAME_WIN, &i, &has,
-	    ts_us));
-}
-
-/*
- * The first '\n' in b[i, n), or n: 16 bytes a step where SSE2 is, as
- * lines are short and memchr()'s setup costs more than the search.
- */
-static inline size_t
-fr_newline(const uint8_t *b, size_t i, size_t n)
-{
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-	unsigned m;
-
-	for (; i + 16 <= n; i += 16) {
-		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(nl,
-		    _mm_loadu_si128((const __m128i *)(const void *)(b + i))));
-		if (m != 0)
-			return (i + (unsigned)__builtin_ctz(m));
-	}
-#endif
-	for (; i < n; i++)
-		if (b[i] == '\n')
-			return (i);
-	return (n);
-}
-
-/*
- * kl_frame_printk_ts() for each whole line from b[*ip] on (b holds len
- * bytes), while the line ends before lim, is shorter than max bytes (0:
- * any) and its kernel time goes back by no more than frame_line() (scan.c)
- * allows within a boot: back by more than a second, to under ten seconds,
- * is a new boot.  *hasp and *tsp hold the time of the line before, and
- * are left with the last one's.  Returns the lines, *ip past them.  The
- * scanner's lean path passes over them unread.
- */
-size_t
-kl_frame_printk_lines(const uint8_t *b, size_t *ip, size_t lim, size_t len,
-    size_t max, int *hasp, uint64_t *tsp)
-{
-	size_t i = *ip, e, k, count = 0;
-	uint64_t ts;
-	int has;
-
-	while (i < lim && (e = fr_newline(b, i, len)) < len) {
-		k = 0;
-		if (e >= lim || (max > 0 && e - i >= max) || e - i < 16 ||
-		    b[i] != '[' || (b[i + 14] != ' ' && b[i + 14] != '[') ||
-		    !fr_brtime_fast(b + i, e - i < FRAME_WIN ? e - i :
-		    FRAME_WIN, &k, &has, &ts) ||
-		    (*hasp && ts + 1000000 < *tsp && ts < 10000000))
-			break;
-		*hasp = 1;
-		*tsp = ts;
-		count++;
-		i = e + 1;
-	}
-	*ip = i;
-	return (count);
 }
 
 /* kl_frame_line(); fast: printk's prefix first (fr_printk()). */

@@ -606,23 +606,6 @@ kl_kaslr_first(const struct kl_kaslr *k, uint64_t *set)
 }
 
 /*
- * The heads of the messages kl_kaslr_wants() may take, as kl_sink's
- * line_heads wants them: the four bytes it compares, each one of
- * kl_kaslr_first()'s bytes; none (every message of those bytes) with a
- * map.
- */
-void
-kl_kaslr_heads(const struct kl_kaslr *k, char h[KL_SINK_HEADS * 4 + 1])
-{
-	static const char heads[] = "KernKERNKASLCommPHYSMemo";
-
-	if (k->map != NULL)
-		h[0] = '\0';
-	else
-		memcpy(h, heads, sizeof(heads));
-}
-
-/*
  * Look at one line of the boot segment (its message).  Returns what the
  * line itself discloses of the layout: 1 for a slide ("Kernel Offset:
  * 0x..", "Kernel relocated by 0x..", "KERNELOFFSET=.."), 2 for KASLR

@@ -98,48 +98,6 @@ size_t		 kl_cand_fast_at(const uint8_t *, size_t, size_t, size_t,
 int		 kl_frame_prev_same(enum kl_line_kind, enum kl_line_kind);
 void		 kl_frame_line_all(const uint8_t *, size_t, enum kl_line_kind,
 		     enum kl_format, struct kl_frame *);
-int		 kl_frame_printk_ts(const uint8_t *, size_t, uint64_t *);
-size_t		 kl_frame_printk_lines(const uint8_t *, size_t *, size_t,
-		     size_t, size_t, int *, uint64_t *);
-
-/*
- * lean.c: the heads that make the scanner read a line; the others it
- * passes over (scan.c, lean_run()).
- */
-#define KL_LEAN_HEADS	160
-#define KL_LEAN_ANY	0x1	/* first[]: the byte alone, anywhere */
-#define KL_LEAN_HEAD	0x2	/* first[]: a head at a word start */
-#define KL_LEAN_AHEAD	0x4	/* first[]: a head anywhere */
-struct kl_lean {
-	uint8_t		 lo[16];	/* buckets by low nibble */
-	uint8_t		 hi[16];	/* ... by high nibble */
-	uint8_t		 lo2[16];	/* ...of the byte after */
-	uint8_t		 hi2[16];
-	uint8_t		 anywhere;	/* buckets off word starts too */
-	uint8_t		 first[256];	/* KL_LEAN_* */
-	/* By the first two bytes (LEAN_PAIR()): 1 + the last head, or 0. */
-	uint8_t		 chain[1024];
-	struct {
-		uint32_t v;		/* its bytes as memcpy() loads them */
-		uint32_t mask;		/* ...those it has */
-		uint8_t	 anywhere;
-		uint8_t	 next;		/* 1 + the head before, or 0 */
-	}		 heads[KL_LEAN_HEADS];
-	size_t		 nheads;
-};
-void		 kl_lean_init(struct kl_lean *);
-void		 kl_detect_report_heads(struct kl_lean *);
-void		 kl_detect_heads(struct kl_lean *, int);
-void		 kl_lean_byte(struct kl_lean *, uint8_t);
-int		 kl_lean_head(struct kl_lean *, const char *, size_t, int);
-size_t		 kl_lean_next(const struct kl_lean *, const uint8_t *, size_t,
-		     size_t, size_t);
-size_t		 kl_lean_next_scalar(const struct kl_lean *, const uint8_t *,
-		     size_t, size_t);
-#ifdef KL_AVX2
-size_t		 kl_lean_next_avx2(const struct kl_lean *, const uint8_t *,
-		     size_t, size_t, size_t);
-#endif
 
 /* mail.c: a line's end, and where kl_mail_suspect() must start. */
 size_t		 kl_line_end(const uint8_t *, size_t, size_t *);

@@ -396,17 +396,7 @@ struct kl_sink {
 	 * every line.
 	 */
 	const uint64_t *line_first;
-	/*
-	 * NULL, or the heads of the messages line acts on, four bytes each,
-	 * one after the other ("KernComm", at most KL_SINK_HEADS of them):
-	 * of the lines line_first lets through, line acts only on those
-	 * whose message starts with a head, or with a byte of line_first no
-	 * head starts with.  The scanner may pass over the others.  Its
-	 * contents change only when line_first's do.
-	 */
-	const char *line_heads;
 };
-#define KL_SINK_HEADS	16
 
 /*
  * %pK as the kernel's lib/vsprintf.c prints it (restricted_pointer()),
@@ -1007,8 +997,6 @@ int		 kl_kaslr_line(struct kl_kaslr *, uint64_t, const uint8_t *,
 int		 kl_kaslr_wants(const struct kl_kaslr *, const uint8_t *,
 		     size_t);
 void		 kl_kaslr_first(const struct kl_kaslr *, uint64_t *);
-void		 kl_kaslr_heads(const struct kl_kaslr *,
-		     char[KL_SINK_HEADS * 4 + 1]);
 void		 kl_kaslr_value(struct kl_kaslr *, uint64_t, enum kl_region,
 		     uint64_t);
 void		 kl_kaslr_base(struct kl_kaslr *, uint64_t,

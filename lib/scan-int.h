@@ -52,9 +52,7 @@ void	kl_scan_pos(const struct kl_scan *, struct kl_scan_pos *);
 const struct kl_sink *kl_scan_sink(const struct kl_scan *);
 const struct kl_engine *kl_scan_engine(const struct kl_scan *);
 void	kl_scan_stop(struct kl_scan *);
-void	kl_scan_set_lean(struct kl_scan *, int);
-uint64_t kl_scan_lean_lines(const struct kl_scan *);
-void	kl_scan_set_chunk(struct kl_scan *, const uint64_t *, const char *,
+void	kl_scan_set_chunk(struct kl_scan *, const uint64_t *,
 	    void (*)(void *));
 
 #endif

@@ -20,13 +20,6 @@
  * are emitted in the segment's architecture, exactly as without the
  * watch, so single-machine logs read the same.  All of it lives in
  * watch_begin(), watch_line(), watch_end() and the decide() hook.
- *
- * The lean path: most lines need only to be counted.  lean_run() passes
- * over whole lines of printk's prefix that hold no run of eight hex
- * digits and none of the heads that detection, the report watch, the
- * banners, a mail's spaces or the sink's line read (lean.c finds the
- * next head in the window with SIMD), keeping the clock and the counters
- * framing would; the first line that holds one is framed as ever.
  */
 #include "config.h"
 
@@ -51,11 +44,6 @@
 #define NO_LINE		SIZE_MAX
 #define WATCH_LINES	64		/* lines a report watch reads at most */
 #define GLUE_SCAN	256		/* bytes searched back for a "#012" */
-
-/* The lean table: not built, built, no use (a sink that reads all). */
-enum { LEAN_NONE, LEAN_BUILT, LEAN_USELESS };
-/* ...for a decided segment, an undecided one, one with no family yet. */
-enum { LEAN_K_DECIDED, LEAN_K_UNDECIDED, LEAN_K_NOFAMILY };
 
 static const char unhashed_banner[] =
     "** This system shows unhashed kernel memory addresses";
@@ -189,23 +177,6 @@ struct kl_scan {
 
 	/* journal field being scanned */
 	const struct kl_record	*rec;
-
-	/*
-	 * The lean path (lean_run()): by LEAN_K_*, the heads that make a
-	 * line read, for the sink filter they were built from.
-	 */
-	struct kl_lean		 lean[3];
-	int			 lean_state[3];	/* LEAN_* */
-	int			 lean_kind;	/* of the last search */
-	uint64_t		 lean_lf[4];	/* sink.line_first's words */
-	const char		*lean_lh;	/* sink.line_heads */
-	int			 lean_off;	/* kl_scan_set_lean() */
-	uint64_t		 lean_lines;	/* passed over, in all */
-	/* No head starts in buf[lean_nxfrom, lean_nx) (as runok, run). */
-	int			 lean_nxok;
-	size_t			 lean_nxfrom;
-	size_t			 lean_nx;
-	size_t			 lean_nxlim;
 
 	struct kl_stats		 st;
 	struct kl_token		 toks[TOKS];
@@ -894,176 +865,6 @@ frame_line(struct kl_scan *sc, size_t avail)
 	return (0);
 }
 
-/*
- * Build the lean table of kind (LEAN_K_*) for the sink's filter: the
- * heads of report headers and boot banners (kl_detect_report_heads()),
- * the unhashed banner's '*', the no-break spaces of a mail, what the
- * sink's line wants and, while the segment is undecided, what detection
- * learns from (kl_detect_heads()).  LEAN_USELESS when the sink takes
- * every line, or so many first bytes that few lines would be passed
- * over.
- */
-static int
-lean_build(struct kl_scan *sc, int kind)
-{
-	struct kl_lean *t = &sc->lean[kind];
-	const uint64_t *lf = sc->sink.line_first;
-	const char *lh = sc->sink.line_heads, *h;
-	unsigned c, any = 0;
-	int headed;
-
-	sc->lean_state[kind] = LEAN_USELESS;
-	kl_lean_init(t);
-	kl_detect_report_heads(t);
-	if (kind != LEAN_K_DECIDED)
-		kl_detect_heads(t, kind == LEAN_K_NOFAMILY);
-	kl_lean_byte(t, (uint8_t)unhashed_banner[0]);
-	/* kl_mail_suspect_from()'s no-break spaces: A0, "=A0", "=C2" */
-	kl_lean_byte(t, 0xa0);
-	(void)kl_lean_head(t, "=A0", 3, 1);
-	(void)kl_lean_head(t, "=a0", 3, 1);
-	(void)kl_lean_head(t, "=C2", 3, 1);
-	(void)kl_lean_head(t, "=c2", 3, 1);
-	if (sc->sink.line != NULL) {
-		for (c = 0; c < 256; c++) {
-			if (!((lf[c / 64] >> (c % 64)) & 1))
-				continue;
-			headed = 0;
-			for (h = lh; h != NULL && strnlen(h, 4) == 4; h += 4) {
-				if ((uint8_t)h[0] != c)
-					continue;
-				headed = 1;
-				(void)kl_lean_head(t, h, 4, 0);
-			}
-			if (!headed) {
-				kl_lean_byte(t, (uint8_t)c);
-				any++;
-			}
-		}
-		if (any > 64)
-			return (LEAN_USELESS);
-	}
-	sc->lean_state[kind] = LEAN_BUILT;
-	return (LEAN_BUILT);
-}
-
-/* Is the sink's line filter still the one the lean tables were built for? */
-static inline int
-lean_same_filter(const struct kl_scan *sc)
-{
-	const uint64_t *lf = sc->sink.line_first;
-
-	return (sc->sink.line_heads == sc->lean_lh &&
-	    lf[0] == sc->lean_lf[0] && lf[1] == sc->lean_lf[1] &&
-	    lf[2] == sc->lean_lf[2] && lf[3] == sc->lean_lf[3]);
-}
-
-static void line_start(struct kl_scan *, size_t);
-
-/*
- * The lean path: from the line start buf[ls], pass over the whole lines
- * that reading would only count and read the clock of: printk framed
- * each (kl_frame_printk_ts()), no new boot starts at any, and none holds
- * a run of eight hex digits (kl_hexrun()) or a head of the lean table
- * (kl_lean_next(): what the sink, the report watch, the banners, a
- * mail's spaces and, in an undecided segment, detection read).  The line
- * that stops it is framed as ever.  Returns the lines passed over;
- * sc->done and the line are then at the next one.  The tests scan each
- * log both ways (kl_scan_set_lean()) and want the same events.
- */
-static size_t
-lean_run(struct kl_scan *sc)
-{
-	const uint8_t *b = sc->buf, *nl;
-	size_t pos = sc->ls, lim, count, e;
-	uint64_t ts, last = sc->last_ts;
-	int have = sc->have_ts, kind, k;
-
-	if (sc->lean_off || sc->watch || sc->spec_ts || sc->rec != NULL ||
-	    sc->opt->engine == KL_ENGINE_PCRE2 ||
-	    sc->opt->format == KL_FORMAT_KMSG ||
-	    (!sc->decided && sc->det.certain))
-		return (0);
-	kind = sc->decided ? LEAN_K_DECIDED : sc->det.family == KL_FAM_NONE ?
-	    LEAN_K_NOFAMILY : LEAN_K_UNDECIDED;
-	/* The tables, built again when the sink's filter changed. */
-	if (sc->sink.line != NULL) {
-		if (sc->sink.line_first == NULL)
-			return (0);
-		if (!lean_same_filter(sc)) {
-			for (k = 0; k < 3; k++)
-				sc->lean_state[k] = LEAN_NONE;
-			memcpy(sc->lean_lf, sc->sink.line_first,
-			    sizeof(sc->lean_lf));
-			sc->lean_lh = sc->sink.line_heads;
-			sc->lean_nxok = 0;
-		}
-	}
-	if (sc->lean_state[kind] == LEAN_NONE)
-		(void)lean_build(sc, kind);
-	if (sc->lean_state[kind] != LEAN_BUILT)
-		return (0);
-	if (sc->lean_kind != kind) {
-		sc->lean_kind = kind;
-		sc->lean_nxok = 0;
-	}
-	/* scan_segment()'s run test, from the line's start */
-	if (!sc->runok || sc->runfrom > pos || sc->run < pos ||
-	    (sc->run == sc->runlim && sc->len > sc->runlim)) {
-		sc->run = kl_hexrun(b, pos, sc->len);
-		sc->runfrom = pos;
-		sc->runlim = sc->len;
-		sc->runok = 1;
-	}
-	/* The cheap tests of the first line before any head is sought. */
-	if ((nl = memchr(b + pos, '\n', sc->len - pos)) == NULL)
-		return (0);
-	e = (size_t)(nl - b);
-	if (sc->run < e || (sc->inplace && e - pos >= sc->inplace) ||
-	    !kl_frame_printk_ts(b + pos, e - pos, &ts) ||
-	    (have && ts + 1000000 < last && ts < 10000000))
-		return (0);
-	/*
-	 * The next head before the run, kept from one call to the next
-	 * as the run is: none starts in buf[lean_nxfrom, lean_nx); one does
-	 * at lean_nx, unless the search stopped there (lean_nxlim).
-	 */
-	if (!sc->lean_nxok || sc->lean_nxfrom > pos || sc->lean_nx < pos) {
-		sc->lean_nxfrom = pos;
-		sc->lean_nx = kl_lean_next(&sc->lean[kind], b, pos, sc->run,
-		    sc->len);
-		sc->lean_nxlim = sc->run;
-		sc->lean_nxok = 1;
-	} else if (sc->lean_nx == sc->lean_nxlim &&
-	    sc->run > sc->lean_nxlim) {
-		sc->lean_nx = kl_lean_next(&sc->lean[kind], b, sc->lean_nx,
-		    sc->run, sc->len);
-		sc->lean_nxlim = sc->run;
-	}
-	lim = sc->run < sc->lean_nx ? sc->run : sc->lean_nx;
-	if (e >= lim)
-		return (0);
-	/* The first line passes, with its clock; then those after it. */
-	have = 1;
-	last = ts;
-	pos = e + 1;
-	count = 1 + kl_frame_printk_lines(b, &pos, lim, sc->len, sc->inplace,
-	    &have, &last);
-	sc->lean_lines += count;
-	if (!sc->decided)
-		sc->det.lines += count;	/* kl_detect_line() counts each */
-	sc->lineno += count;
-	sc->st.lines += count;
-	sc->seg_lines += (int)count;
-	sc->prev_kind = KL_LINE_DMESG;
-	sc->have_ts = 1;
-	sc->last_ts = last;
-	sc->mail_from = 0;
-	sc->done = pos;
-	line_start(sc, pos);
-	return (count);
-}
-
 /* Count and frame the current line once, with the bytes up to hi. */
 static int
 ensure_framed(struct kl_scan *sc, size_t hi)
@@ -1202,7 +1003,6 @@ shift(struct kl_scan *sc, size_t keep)
 {
 	memmove(sc->buf, sc->buf + keep, sc->len - keep);
 	sc->runok = 0;
-	sc->lean_nxok = 0;
 	sc->len -= keep;
 	sc->done -= keep;
 	sc->base += keep;
@@ -1233,8 +1033,6 @@ process(struct kl_scan *sc, int final, struct kl_error *err)
 			if (sc->done < sc->len)
 				sc->skip_alnum = 0;
 		}
-		if (sc->done == sc->ls && !sc->framed && lean_run(sc) > 0)
-			continue;
 		c = sc->len;
 		if (sc->done < sc->len) {
 			c = sc->done + kl_line_end(sc->buf + sc->done,
@@ -1334,7 +1132,6 @@ kl_scan_reset(struct kl_scan *sc)
 	sc->base = 0;
 	sc->skip_alnum = 0;
 	sc->runok = 0;
-	sc->lean_nxok = 0;
 	sc->lineno = 0;
 	sc->prev_kind = KL_LINE_PLAIN;
 	line_start(sc, 0);
@@ -1388,7 +1185,6 @@ feed_inplace(struct kl_scan *sc, const uint8_t *p, size_t n, size_t *used,
 	sc->cap = n + 1;
 	sc->inplace = wcap;
 	sc->runok = 0;
-	sc->lean_nxok = 0;
 	rc = process(sc, 0, err);
 	*used = sc->ls;
 	sc->base += sc->ls;
@@ -1397,7 +1193,6 @@ feed_inplace(struct kl_scan *sc, const uint8_t *p, size_t n, size_t *used,
 	sc->inplace = 0;
 	sc->len = sc->done = 0;
 	sc->runok = 0;
-	sc->lean_nxok = 0;
 	line_start(sc, 0);
 	return (rc);
 }
@@ -1499,7 +1294,6 @@ restart_at(struct kl_scan *sc, uint64_t off)
 	sc->base = off;
 	sc->skip_alnum = 0;
 	sc->runok = 0;
-	sc->lean_nxok = 0;
 	line_start(sc, 0);
 }
 
@@ -1933,31 +1727,13 @@ kl_scan_stop(struct kl_scan *sc)
 }
 
 /*
- * Pass over the lines nothing reads (lean_line(), the default), or
- * frame every line: for tests, which want the same events both ways.
- */
-void
-kl_scan_set_lean(struct kl_scan *sc, int on)
-{
-	sc->lean_off = !on;
-}
-
-/* The lines lean_run() passed over since kl_scan_new(), for tests. */
-uint64_t
-kl_scan_lean_lines(const struct kl_scan *sc)
-{
-	return (sc->lean_lines);
-}
-
-/*
  * A chunk scanner's recording sink: its line filter, and the function
  * called (with the sink's arg) at the resync point.
  */
 void
 kl_scan_set_chunk(struct kl_scan *sc, const uint64_t *first,
-    const char *heads, void (*mark)(void *))
+    void (*mark)(void *))
 {
 	sc->sink.line_first = first;
-	sc->sink.line_heads = heads;
 	sc->mark = mark;
 }

@@ -443,7 +443,6 @@ void		 verdict_free(void);
 void		 verdict_unit_begin(void);
 int		 verdict_wants(const struct kl_line *);
 const uint64_t	*verdict_line_first(void);
-const char	*verdict_line_heads(void);
 int		 verdict_first_fixed(void);
 size_t		 verdict_line(const struct kl_line *, struct kl_finding *,
 		     size_t);

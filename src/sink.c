@@ -249,5 +249,4 @@ sink_init(struct run *r)
 	run->sink.line = on_line;
 	run->sink.boot = on_boot;
 	run->sink.line_first = verdict_line_first();
-	run->sink.line_heads = verdict_line_heads();
 }

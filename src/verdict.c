@@ -151,9 +151,6 @@ static struct {
 	uint64_t		 first[4];	/* first message bytes of the
 						   lines verdict_wants() may
 						   take (kl_sink.line_first) */
-	char			 heads[KL_SINK_HEADS * 4 + 1];
-						/* ...their heads
-						   (kl_sink.line_heads) */
 	/* The unit is of a captured system's present state (deslide). */
 	int			 cap_on;
 	char			 cap_release[128];
@@ -218,7 +215,6 @@ verdict_init(const struct cli *cli)
 
 	memset(&vs, 0, sizeof(vs));
 	memset(vs.first, 0xff, sizeof(vs.first));
-	vs.heads[0] = '\0';
 	vs.cli = cli;
 	vs.physical = cli->physical ||
 	    (cli->redact && cli->ropt.level >= 4);
@@ -357,7 +353,6 @@ pick_map(void)
 	kl_kaslr_set_release(&vs.k, vs.release[0] != '\0' ? vs.release :
 	    vs.map != NULL ? kl_sym_release(vs.map) : NULL);
 	kl_kaslr_first(&vs.k, vs.first);
-	kl_kaslr_heads(&vs.k, vs.heads);
 }
 
 /*
@@ -659,16 +654,6 @@ const uint64_t *
 verdict_line_first(void)
 {
 	return (vs.lm != NULL ? NULL : vs.first);
-}
-
-/*
- * The heads of the messages verdict_wants() may take, beside
- * verdict_line_first() (kl_sink.line_heads): they change with it.
- */
-const char *
-verdict_line_heads(void)
-{
-	return (vs.heads);
 }
 
 /*

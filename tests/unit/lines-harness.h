@@ -1,9 +1,8 @@
 /*
- * lines-harness.h - every file, and every line of every file, under a
- * directory, for the tests that read a line two ways and want one answer
- * (test-frame's fr_printk(), test-detect-line's detect_may(), test-lean's
- * lean path): the test logs, and the corpus at ../shared/corpus when it
- * is there.  Static, included once by
+ * lines-harness.h - every line of every file under a directory, for the
+ * tests that read a line two ways and want one answer (test-frame's
+ * fr_printk(), test-detect-line's detect_may()): the test logs, and the
+ * corpus at ../shared/corpus when it is there.  Static, included once by
  * each test-*.c that uses it.
  */
 #ifndef LINES_HARNESS_H
@@ -18,23 +17,25 @@
 /* The corpus beside the tree; a test reads it only when it is there. */
 #define LH_CORPUS	TESTDATA "/../../../shared/corpus"
 
-/* Called for each file (path); before its lines (start); each line. */
-typedef void	lh_path_fn(void *, const char *);
+/* Called before the lines of each file (start) and for each line. */
 typedef void	lh_file_fn(void *, const char *);
 typedef void	lh_line_fn(void *, const char *, size_t, const uint8_t *,
 		    size_t);
 
 /*
- * Call fn with the path of each regular file under dir, down depth
- * directories.  Returns the files.
+ * Call start, then line for each line (without its '\n') of each regular
+ * file under dir, down depth directories.  Returns the lines read.
  */
-static inline size_t
-lh_walk(const char *dir, int depth, lh_path_fn *fn, void *arg)
+static size_t
+lh_dir(const char *dir, int depth, lh_file_fn *start, lh_line_fn *line,
+    void *arg)
 {
 	struct dirent *de;
 	struct stat sb;
-	char path[1024];
-	size_t files = 0;
+	char path[1024], *buf = NULL;
+	size_t cap = 0, lines = 0, no, len;
+	ssize_t got;
+	FILE *f;
 	DIR *d;
 
 	if ((d = opendir(dir)) == NULL)
@@ -42,65 +43,31 @@ lh_walk(const char *dir, int depth, lh_path_fn *fn, void *arg)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-		    de->d_name) >= sizeof(path) || stat(path, &sb) != 0)
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &sb) != 0)
 			continue;
 		if (S_ISDIR(sb.st_mode)) {
 			if (depth > 0)
-				files += lh_walk(path, depth - 1, fn, arg);
-		} else if (S_ISREG(sb.st_mode)) {
-			fn(arg, path);
-			files++;
+				lines += lh_dir(path, depth - 1, start, line,
+				    arg);
+			continue;
 		}
-	}
-	(void)closedir(d);
-	return (files);
-}
-
-struct lh_lines {
-	lh_file_fn	*start;
-	lh_line_fn	*line;
-	void		*arg;
-	size_t		 lines;
-};
-
-/* lh_dir(): the lines of one file. */
-static inline void
-lh_file_lines(void *arg, const char *path)
-{
-	struct lh_lines *l = arg;
-	char *buf = NULL;
-	size_t cap = 0, no, len;
-	ssize_t got;
-	FILE *f;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return;
-	if (l->start != NULL)
-		l->start(l->arg, path);
-	for (no = 1; (got = getline(&buf, &cap, f)) > 0; no++) {
-		len = (size_t)got;
-		if (buf[len - 1] == '\n')
-			len--;
-		l->line(l->arg, path, no, (const uint8_t *)buf, len);
-		l->lines++;
+		if (!S_ISREG(sb.st_mode) || (f = fopen(path, "r")) == NULL)
+			continue;
+		if (start != NULL)
+			start(arg, path);
+		for (no = 1; (got = getline(&buf, &cap, f)) > 0; no++) {
+			len = (size_t)got;
+			if (buf[len - 1] == '\n')
+				len--;
+			line(arg, path, no, (const uint8_t *)buf, len);
+			lines++;
+		}
+		(void)fclose(f);
 	}
 	free(buf);
-	(void)fclose(f);
-}
-
-/*
- * Call start, then line for each line (without its '\n') of each regular
- * file under dir, down depth directories.  Returns the lines read.
- */
-static inline size_t
-lh_dir(const char *dir, int depth, lh_file_fn *start, lh_line_fn *line,
-    void *arg)
-{
-	struct lh_lines l = { start, line, arg, 0 };
-
-	(void)lh_walk(dir, depth, lh_file_lines, &l);
-	return (l.lines);
+	(void)closedir(d);
+	return (lines);
 }
 
 #endif /* LINES_HARNESS_H */
