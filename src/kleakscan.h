@@ -313,6 +313,7 @@ struct run {
 	int			 leaked;	/* a leak was found */
 	int			 jobs;		/* inputs go to workers */
 	int			 split;		/* ...archive members too */
+	int			 stdin_only;	/* ...not stdin alone */
 	struct totals		 tot;
 	struct kl_mime_ops	 mops;		/* mail containers */
 	int			 defer;		/* hold the next begin event */

@@ -194,6 +194,46 @@ same "300 small files: --json --stats" --json --stats "$TMP/tiny"
 ok "32 descriptors, -j4: the output of -j1" cmp -s "$TMP/f1.out" "$TMP/f2.out"
 is "$(cat "$TMP/f2.err")" "" "32 descriptors, -j4: nothing on stderr"
 
+# One input, named or standard input, that is no archive and too small to
+# cut in chunks is scanned by the process itself, with no worker forked
+# (a fork is most of a small log's time); two inputs go to the workers.
+# The inputs are FIFOs held open, so that the scan waits on them while
+# the children of kleakscan are counted; then it is stopped.
+# nchildren PID: how many processes PID is the parent of.
+nchildren() {
+	awk -v p="$1" '{ sub(/^.*\) /, ""); if ($2 == p) n++ } END { print n + 0 }' \
+	    /proc/[0-9]*/stat 2>/dev/null
+}
+# forks DESC EXPECT ARGS...: kleakscan -j2 ARGS, its standard input the
+# FIFO $TMP/fifo0; is it the parent of a process within 1.5 s (yes, no)?
+forks() {
+	desc=$1 want=$2
+	shift 2
+	rm -f "$TMP/fifo0" "$TMP/fifo1"
+	mkfifo "$TMP/fifo0" "$TMP/fifo1"
+	"$KLEAKSCAN" -j2 "$@" <"$TMP/fifo0" >/dev/null 2>&1 &
+	pid=$!
+	exec 4<>"$TMP/fifo0" 5<>"$TMP/fifo1"
+	got=no
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		[ "$(nchildren "$pid")" -gt 0 ] && { got=yes; break; }
+		sleep 0.1
+	done
+	exec 4>&- 5>&-
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	is "$got" "$want" "$desc"
+}
+if [ -r /proc/self/stat ] && command -v mkfifo >/dev/null 2>&1; then
+	forks "-j2, standard input alone: no worker" no -c -
+	forks "-j2, no operand (standard input): no worker" no -c
+	forks "-j2, one FIFO named: no worker" no -c "$TMP/fifo1"
+	forks "-j2, two inputs: the workers" yes -c - \
+	    "$TOPSRC/data/sample-x86_64-oops.log"
+else
+	skip "no worker for one input" "no /proc or mkfifo"
+fi
+
 # Bad values.
 for v in 0 257 x 2x; do
 	run -j "$v" "$CORPUS/qemu"
