@@ -174,7 +174,8 @@ kl_line_end_scalar(const uint8_t *b, size_t n, size_t *mark)
 	size_t i, m = SIZE_MAX;
 
 	for (i = 0; i < n && b[i] != '\n'; i++)
-		if (m == SIZE_MAX && (b[i] == 0xa0 || b[i] == '='))
+		if (m == SIZE_MAX && (b[i] == 0xa0 || b[i] == '=' ||
+		    b[i] == '#'))
 			m = i;
 	*mark = m < i ? m : i;
 	return (i);
@@ -188,6 +189,7 @@ kl_line_end_sse2(const uint8_t *b, size_t n, size_t *mark)
 	const __m128i nl = _mm_set1_epi8('\n');
 	const __m128i a0 = _mm_set1_epi8((char)0xa0);
 	const __m128i eq = _mm_set1_epi8('=');
+	const __m128i hs = _mm_set1_epi8('#');
 	__m128i v;
 	unsigned mn, mm;
 	size_t i = 0, at, m = SIZE_MAX, e;
@@ -203,8 +205,9 @@ kl_line_end_sse2(const uint8_t *b, size_t n, size_t *mark)
 		at = i + 16 <= n ? i : n - 16;
 		v = _mm_loadu_si128((const __m128i *)(const void *)(b + at));
 		mn = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-		mm = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_cmpeq_epi8(v, a0), _mm_cmpeq_epi8(v, eq)));
+		mm = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, a0), _mm_cmpeq_epi8(v, eq)),
+		    _mm_cmpeq_epi8(v, hs)));
 		if (mm != 0 && m == SIZE_MAX)
 			m = at + (unsigned)__builtin_ctz(mm);
 		if (mn != 0) {
@@ -233,6 +236,7 @@ kl_line_end_avx2(const uint8_t *b, size_t n, size_t *mark)
 	const __m256i nl = _mm256_set1_epi8('\n');
 	const __m256i a0 = _mm256_set1_epi8((char)0xa0);
 	const __m256i eq = _mm256_set1_epi8('=');
+	const __m256i hs = _mm256_set1_epi8('#');
 	__m256i v, vn, vs;
 	uint32_t mn, mm;
 	size_t i = 0, m = SIZE_MAX, e;
@@ -244,8 +248,8 @@ kl_line_end_avx2(const uint8_t *b, size_t n, size_t *mark)
 			i = n - 32;
 		v = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
 		vn = _mm256_cmpeq_epi8(v, nl);
-		vs = _mm256_or_si256(_mm256_cmpeq_epi8(v, a0),
-		    _mm256_cmpeq_epi8(v, eq));
+		vs = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, a0),
+		    _mm256_cmpeq_epi8(v, eq)), _mm256_cmpeq_epi8(v, hs));
 		if (_mm256_movemask_epi8(_mm256_or_si256(vn, vs)) != 0) {
 			mn = (uint32_t)_mm256_movemask_epi8(vn);
 			mm = (uint32_t)_mm256_movemask_epi8(vs);
@@ -269,9 +273,11 @@ kl_line_end_avx2(const uint8_t *b, size_t n, size_t *mark)
 /*
  * The end of the line at b[0..n): the offset of its '\n', or n when it
  * has none.  *mark: the offset of the first byte before that end which
- * can start a no-break space (A0, or the '=' of quoted-printable), or the
- * end when there is none, for kl_mail_suspect_from().  One pass finds
- * both, where memchr() and kl_mail_suspect() made two.
+ * can start a no-break space (A0, or the '=' of quoted-printable) or
+ * rsyslog's escaped newline ("#012"), or the end when there is none: for
+ * kl_mail_suspect_from(), and so that a line with no '#' is not searched
+ * for "#012" (scan.c).  One pass finds all, where memchr() and
+ * kl_mail_suspect() made two.
  */
 size_t
 kl_line_end(const uint8_t *b, size_t n, size_t *mark)

@@ -65,6 +65,7 @@ struct pend {
 	uint64_t	 offset;
 	uint64_t	 lcol;		/* column of the copy's first byte */
 	unsigned	 flags;		/* KL_F_*_CUT */
+	int		 nohash;	/* the line holds no '#' */
 	int		 has_rec;	/* rec holds a copy of the record */
 	struct kl_record rec;
 	size_t		 field;		/* arena offsets of rec's strings */
@@ -108,6 +109,12 @@ struct kl_scan {
 	 * space (kl_line_end()), else 0: kl_mail_suspect_from() reads on.
 	 */
 	size_t			 mail_from;
+	/*
+	 * Set by process(): the current line, read from its start to its
+	 * end, holds no '#' (kl_line_end()'s mark), so no "#012"; 0 when
+	 * not known (a line longer than the window).
+	 */
+	int			 nohash;
 	enum kl_line_kind	 prev_kind;
 
 	/* The boot segment. */
@@ -261,8 +268,8 @@ glued_end(const uint8_t *m, size_t n, size_t from)
 /* Classify one token and hand it to the sink.  Returns non-zero to stop. */
 static int
 emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
-    int msg_head, const struct kl_token *t, uint64_t line, uint64_t column,
-    uint64_t offset, uint64_t lcol, unsigned flags,
+    int msg_head, int nohash, const struct kl_token *t, uint64_t line,
+    uint64_t column, uint64_t offset, uint64_t lcol, unsigned flags,
     const struct kl_record *rec)
 {
 	struct kl_ctx ctx;
@@ -275,14 +282,16 @@ emit(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	if (msg > t->start)
 		msg = t->start;
 	/* rsyslog's "#012" escapes a newline: a message line starts after. */
-	if ((rs = glued_line(lb + msg, t->start - msg)) != 0) {
+	if (!nohash && (rs = glued_line(lb + msg, t->start - msg)) != 0) {
 		msg += rs;
 		msg_head = 1;
 	}
 	ctx.msg = lb + msg;
 	ctx.len = ll - msg;
 	/* ...and ends before the next one. */
-	ctx.len = glued_end(ctx.msg, ctx.len, t->start - msg + t->len);
+	if (!nohash)
+		ctx.len = glued_end(ctx.msg, ctx.len,
+		    t->start - msg + t->len);
 	ctx.tok = t->start - msg;
 	ctx.toklen = t->len;
 	ctx.prefix = t->prefix;
@@ -383,7 +392,7 @@ flush_pending(struct kl_scan *sc)
 			continue;
 		}
 		rc = emit(sc, sc->arena + p->off, p->len, p->msg, p->msg_head,
-		    &p->tok, p->line, p->column, p->offset, p->lcol, p->flags,
+		    p->nohash, &p->tok, p->line, p->column, p->offset, p->lcol, p->flags,
 		    p->has_rec ? &p->rec : NULL);
 	}
 	sc->npend = 0;
@@ -490,8 +499,8 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	if (sc->npend >= PEND_TOKENS || sc->arenalen + need > PEND_BYTES) {
 		if (decide(sc, 0) != 0)
 			return (1);
-		return (emit(sc, lb, ll, msg, msg_head, t, line, column,
-		    offset, lcol, flags, sc->rec));
+		return (emit(sc, lb, ll, msg, msg_head, sc->nohash, t, line,
+		    column, offset, lcol, flags, sc->rec));
 	}
 	if (grow((void **)&sc->pend, &sc->pendcap, sc->npend + 1,
 	    sizeof(*sc->pend)) == -1 ||
@@ -514,6 +523,7 @@ pend_token(struct kl_scan *sc, const uint8_t *lb, size_t ll, size_t msg,
 	p->offset = offset;
 	p->lcol = lcol + lo;
 	p->flags = flags;
+	p->nohash = sc->nohash;
 	sc->arenalen += n;
 	pend_rec(sc, p, fl, cl);
 	return (0);
@@ -836,7 +846,8 @@ frame_line(struct kl_scan *sc, size_t avail)
 			return (1);
 	} else if (!sc->decided) {
 		kl_detect_line(&sc->det, dp, dl);
-		detect_glued(&sc->det, dp, dl);
+		if (!sc->nohash)
+			detect_glued(&sc->det, dp, dl);
 		if (sc->det.certain && decide(sc, 0) != 0)
 			return (1);
 	}
@@ -940,9 +951,10 @@ scan_tokens(struct kl_scan *sc, size_t from, size_t hi, int eol,
 				    sc->lineno, abs - sc->ls_abs + 1, abs,
 				    lcol, flags, err);
 			} else
-				rc = emit(sc, lb, ll, msg, msg_head, &t,
-				    sc->lineno, abs - sc->ls_abs + 1, abs,
-				    lcol, flags, sc->rec);
+				rc = emit(sc, lb, ll, msg, msg_head,
+				    sc->nohash, &t, sc->lineno,
+				    abs - sc->ls_abs + 1, abs, lcol, flags,
+				    sc->rec);
 			if (rc != 0)
 				return (rc);
 		}
@@ -995,6 +1007,7 @@ line_start(struct kl_scan *sc, size_t i)
 	sc->framed = 0;
 	sc->msg_abs = sc->ls_abs;
 	sc->mail_from = 0;
+	sc->nohash = 0;
 }
 
 /* Drop buf[0, keep) and move the rest to the front. */
@@ -1038,8 +1051,11 @@ process(struct kl_scan *sc, int final, struct kl_error *err)
 			c = sc->done + kl_line_end(sc->buf + sc->done,
 			    sc->len - sc->done, &mark);
 			/* Read from the line's start: frame_line() uses it. */
-			if (sc->done == sc->ls && !sc->framed)
+			if (sc->done == sc->ls && !sc->framed) {
 				sc->mail_from = mark;
+				/* The cut below clears it. */
+				sc->nohash = mark == c - sc->done;
+			}
 		}
 		if (c < sc->len) {
 			if (sc->inplace && c - sc->ls >= sc->inplace)
@@ -1065,6 +1081,7 @@ process(struct kl_scan *sc, int final, struct kl_error *err)
 			break;
 		}
 		/* A line longer than the window: cut at a boundary byte. */
+		sc->nohash = 0;		/* the rest is not read yet */
 		c = sc->len;
 		while (c > sc->done && kl_isalnum(sc->buf[c - 1]))
 			c--;

@@ -71,7 +71,8 @@ line_end(const uint8_t *b, size_t n)
 	size_t i, e, m, rm = SIZE_MAX;
 
 	for (i = 0; i < n && b[i] != '\n'; i++)
-		if (rm == SIZE_MAX && (b[i] == 0xa0 || b[i] == '='))
+		if (rm == SIZE_MAX && (b[i] == 0xa0 || b[i] == '=' ||
+		    b[i] == '#'))
 			rm = i;
 	if (rm > i)
 		rm = i;

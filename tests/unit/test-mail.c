@@ -159,8 +159,8 @@ check_line_end(const uint8_t *b, size_t n, size_t e, size_t m)
 }
 
 /*
- * kl_line_end(): a newline, and an A0 or a '=' with the other three
- * bytes on, at every position of buffers of every length up to five
+ * kl_line_end(): a newline, and an A0, a '=' or a '#' with another of
+ * them three bytes on, at every position of buffers of every length up to five
  * 32-byte blocks; the mark before, at and after the newline, and no
  * newline at all.  Each buffer is exactly n bytes (a read past it shows
  * under the sanitizers).
@@ -168,7 +168,7 @@ check_line_end(const uint8_t *b, size_t n, size_t e, size_t m)
 static void
 t_line_end(void **state)
 {
-	static const uint8_t marks[] = { 0xa0, '=' };
+	static const uint8_t marks[] = { 0xa0, '=', '#' };
 	uint8_t *b;
 	size_t n, nl, at, k, m;
 
@@ -178,7 +178,7 @@ t_line_end(void **state)
 		assert_non_null(b);
 		for (nl = 0; nl <= n; nl++)
 			for (at = 0; at <= n; at += at < 70 ? 1 : 7)
-				for (k = 0; k < 2; k++) {
+				for (k = 0; k < 3; k++) {
 					memset(b, 'x', n);
 					if (nl < n)
 						b[nl] = '\n';
@@ -186,7 +186,7 @@ t_line_end(void **state)
 					if (at < n && at != nl)
 						b[m = at] = marks[k];
 					if (at + 3 < n && at + 3 != nl) {
-						b[at + 3] = marks[1 - k];
+						b[at + 3] = marks[(k + 1) % 3];
 						if (m == SIZE_MAX)
 							m = at + 3;
 					}
