@@ -126,14 +126,35 @@ chunk_allowed(const struct cli *cli, size_t *chunk, size_t *min)
 }
 
 /*
+ * How many threads to scan a compressed stream's text on, of threads.
+ * Its decoder runs on a thread of its own (lib/pipe.c) while the text is
+ * scanned, so a stream read in order already keeps two cores busy: the
+ * chunks get one thread fewer.  Except where the sink reads every line
+ * (no line_first filter: the leak sources are matched against each line,
+ * for any output but -c, -l, -L and -q), work the main thread does in
+ * order either way: there the scan the chunks take off the main thread
+ * pays for their copies and replay.
+ * On two cores (BENCHMARKS.md, stop 41), 256 MiB of real logs as .gz:
+ * -c 0.53 s in order against 0.62 s in chunks (no hex: 0.29 against
+ * 0.36 s), --report 1.77 against 1.53 s.
+ */
+static unsigned
+stream_threads(const struct run *r, unsigned threads)
+{
+	if (r->sink.line != NULL && r->sink.line_first == NULL)
+		return (threads);
+	return (threads - 1);
+}
+
+/*
  * How the one input at fd may be scanned on threads threads, after one
  * look at its first bytes: CHUNK_FILE, a plain file of CHUNK_MIN bytes or
  * more, which chunk_input() reads in chunks; CHUNK_STREAM, a compressed
  * stream (not an archive: members.c splits those) of CHUNK_MIN /
  * STREAM_RATIO or more, whose text unit.c scans in chunks as it is
- * decompressed (kl_chunk_feed()); CHUNK_NONE, neither.  For the first
- * two, sets r->chunk_threads and r->chunk_bytes, which the caller clears
- * after the scan.
+ * decompressed (kl_chunk_feed()) when stream_threads() leaves two or
+ * more; CHUNK_NONE, neither.  For the first two, sets r->chunk_threads
+ * and r->chunk_bytes, which the caller clears after the scan.
  */
 enum chunk_kind
 chunk_kind(struct run *r, int fd, unsigned threads)
@@ -162,11 +183,13 @@ chunk_kind(struct run *r, int fd, unsigned threads)
 	}
 	if ((uint64_t)st.st_size >= min && plain_text(b, n))
 		kind = CHUNK_FILE;
-	else if (kl_input_container(b, n, &f, &g) == 1)
+	else if (kl_input_container(b, n, &f, &g) == 1 &&
+	    stream_threads(r, threads) >= 2)
 		kind = CHUNK_STREAM;
 	free(b);
 	if (kind != CHUNK_NONE) {
-		r->chunk_threads = threads;
+		r->chunk_threads = kind == CHUNK_STREAM ?
+		    stream_threads(r, threads) : threads;
 		r->chunk_bytes = chunk;
 	}
 	return (kind);

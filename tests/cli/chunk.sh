@@ -32,15 +32,16 @@ MODES='
 # The totals of the debug lines of the last run.
 CHUNKS=0 ACCEPTED=0 RESYNCED=0 RESCANNED=0
 
-# cmp1 FILE CB ARGS...: -j 1, and -j 2 with chunks of CB bytes; sets
-# BAD to what differed and adds up the debug counters.
+# cmp1 FILE CB ARGS...: -j 1, and -j $J (2 unless set) with chunks of CB
+# bytes; sets BAD to what differed and adds up the debug counters.
+J=2
 cmp1() {
 	f=$1 cb=$2
 	shift 2
 	"$KLEAKSCAN" -j1 "$@" "$f" >"$TMP/a.out" 2>"$TMP/a.err" </dev/null
 	sa=$?
 	KLEAKSCAN_CHUNK_BYTES=$cb KLEAKSCAN_CHUNK_DEBUG=1 \
-	    "$KLEAKSCAN" -j2 "$@" "$f" >"$TMP/b.out" 2>"$TMP/b.all" </dev/null
+	    "$KLEAKSCAN" -j$J "$@" "$f" >"$TMP/b.out" 2>"$TMP/b.all" </dev/null
 	sb=$?
 	grep -v '^kleakscan: chunks ' "$TMP/b.all" >"$TMP/b.err"
 	dbg=$(grep '^kleakscan: chunks ' "$TMP/b.all")
@@ -71,7 +72,7 @@ same() {
 		done
 		. "$TMP/state"
 	done
-	is "$BAD" "" "$desc: -j2 in chunks of $* bytes = -j1"
+	is "$BAD" "" "$desc: -j$J in chunks of $* bytes = -j1"
 }
 
 # The inputs of tests/data (the project's QEMU boots, the written logs).
@@ -125,7 +126,10 @@ is "$((CHUNKS > 0))" 1 "a 200 KB line: the chunked scan ran"
 
 # Compressed streams, one named input: decompressed on the input
 # layer's thread, their text scanned in chunks as it comes (unit.c,
-# kl_chunk_feed()); cut short, the same error at the same place.
+# kl_chunk_feed()); cut short, the same error at the same place.  -j 3:
+# the decoder has a thread of its own, so -c and the like chunk a stream
+# only from three threads on (src/chunk.c, stream_threads()).
+J=3
 for z in gzip zstd xz; do
 	case $z in
 	gzip) ext=gz ;;
@@ -154,6 +158,25 @@ for z in gzip zstd xz; do
 	grep -q 'kleakscan: ' "$TMP/a.err"
 	is $? 0 "$z: cut short: an error, as in order"
 done
+J=2
+
+# How many threads a stream's chunks get: with -j 2, -c and -l leave the
+# second core to the decoder and scan in order; text and --report, whose
+# every line the main thread reads, still chunk; -j 3 -c chunks.
+if command -v gzip >/dev/null 2>&1; then
+	for args in "-j2 -c:0" "-j2 -l:0" "-j2 -q:0" "-j2 :1" "-j2 --report:1" \
+	    "-j3 -c:1" "-j1 :0"; do
+		want=${args##*:}
+		# shellcheck disable=SC2086
+		KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
+		    "$KLEAKSCAN" ${args%:*} "$TMP/mixed.log.gz" >/dev/null \
+		    2>"$TMP/thr.err" </dev/null
+		is "$(grep -c '^kleakscan: chunks' "$TMP/thr.err")" "$want" \
+		    "gzip stream, ${args%:*}: chunked $want"
+	done
+else
+	skip "threads of a stream's chunks" "no gzip"
+fi
 
 # The project's own QEMU boots (tests/qemu/boots): nine machines' consoles
 # one after another (CR LF), then their captured dmesg without the
