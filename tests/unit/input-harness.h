@@ -64,6 +64,7 @@ struct urec {
 	uint8_t		*data;			/* first KEEP bytes */
 	size_t		 len;
 	uint64_t	 total;
+	uint64_t	 sum;			/* FNV-1a of every byte */
 	int		 ended;
 	int		 ecode;			/* KL_EOK when end got NULL */
 	char		 emsg[256];
@@ -128,6 +129,20 @@ tpath(char *buf, size_t sz, const char *name)
 	return (buf);
 }
 
+#define FNV_BASIS	UINT64_C(0xcbf29ce484222325)
+
+/* FNV-1a of b[0, n) on from h: the order of the bytes counts. */
+static uint64_t
+fnv(uint64_t h, const void *b, size_t n)
+{
+	const uint8_t *p = b;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return (h);
+}
+
 /* Callback: a unit begins. */
 static int
 cb_begin(void *arg, const struct kl_unit *u)
@@ -144,6 +159,7 @@ cb_begin(void *arg, const struct kl_unit *u)
 		return (0);
 	x = &r->u[r->n - 1];
 	memset(x, 0, sizeof(*x));
+	x->sum = FNV_BASIS;
 	snprintf(x->path, sizeof(x->path), "%s", u->path);
 	o = 0;
 	for (i = 0; i < u->nmembers; i++) {
@@ -183,6 +199,7 @@ cb_data(void *arg, const struct kl_unit *u, const void *p, size_t n)
 	if (r->n <= MAXU) {
 		x = &r->u[r->n - 1];
 		x->total += n;
+		x->sum = fnv(x->sum, p, n);
 		k = x->len < KEEP ? KEEP - x->len : 0;
 		k = k < n ? k : n;
 		if (k > 0) {
@@ -589,6 +606,7 @@ same_recs(const struct rec *a, const struct rec *b)
 		assert_string_equal(a->u[i].filter, b->u[i].filter);
 		assert_int_equal(a->u[i].kind, b->u[i].kind);
 		assert_int_equal(a->u[i].total, b->u[i].total);
+		assert_true(a->u[i].sum == b->u[i].sum);
 		assert_int_equal(a->u[i].len, b->u[i].len);
 		if (a->u[i].len > 0)
 			assert_memory_equal(a->u[i].data, b->u[i].data,

@@ -66,11 +66,53 @@ t_pipeline(void **state)
 	free(gz);
 }
 
+/*
+ * A stream longer than the pipeline's ring (8 slots of 1 MiB) three
+ * times over: its slots are reused out of order (the one freed last
+ * first), and every byte still comes in order, as without the thread;
+ * stopped after the ring has turned, the unit ends once.
+ */
+static void
+t_ring(void **state)
+{
+	struct rec r = { 0 };
+	char p[256];
+	uint8_t *b;
+	size_t n = 24u << 20, o = 0, i, calls;
+	uint64_t want;
+
+	(void)state;
+	b = malloc(n);
+	assert_non_null(b);
+	for (i = 0; o + 64 <= n; i++)
+		o += (size_t)snprintf((char *)b + o, 64,
+		    "[%5zu.%06zu] line %zu of the ring test\n", i / 1000,
+		    i % 1000, i);
+	n = o;
+	want = fnv(FNV_BASIS, b, n);
+	tpath(p, sizeof(p), "ring.log.gz");
+	w_filter(p, ARCHIVE_FILTER_GZIP, b, n);
+	run_3ways(p, "ring.log.gz", &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.u[0].total, n);
+	assert_true(r.u[0].sum == want);
+	calls = r.ndata;
+	assert_true(calls > 24);
+	rec_free(&r);
+	r.stop_data = calls - 2;
+	assert_int_equal(run_file(p, "ring.log.gz", NULL, &r), 1);
+	assert_int_equal(r.ndata, calls - 2);
+	assert_int_equal(r.nended, 1);
+	rec_free(&r);
+	free(b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_pipeline),
+		cmocka_unit_test(t_ring),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
