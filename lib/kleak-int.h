@@ -110,6 +110,21 @@ size_t		 kl_line_end_avx2(const uint8_t *, size_t, size_t *);
 #endif
 int		 kl_mail_suspect_from(const uint8_t *, size_t, size_t);
 
+/*
+ * hbuf.c: big buffers the kernel may back with huge pages.  Under
+ * AddressSanitizer they come from the heap, where it checks them.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define KL_HB_HEAP	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KL_HB_HEAP	1
+#endif
+#endif
+void		*kl_hb_alloc(size_t, size_t *);
+void		 kl_hb_free(void *, size_t);
+int		 kl_hb_grow(void **, size_t *, size_t, size_t);
+
 /* Find needle in haystack (bytes). */
 const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);
 

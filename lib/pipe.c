@@ -63,6 +63,8 @@ struct pipeline {
 	pthread_mutex_t			 mu;
 	pthread_cond_t			 nonempty;
 	pthread_cond_t			 nonfull;
+	uint8_t				*ring;		/* the slots (hbuf.c) */
+	size_t				 ringsz;
 	uint8_t				*slot[NSLOT];
 	size_t				 fill[NSLOT];	/* bytes of records */
 	unsigned			 q[NSLOT];	/* published, in order */
@@ -305,9 +307,12 @@ kl_pipe_run(struct ictx *c, size_t n,
 
 	if ((pl = calloc(1, sizeof(*pl))) == NULL)
 		return (-1);
+	/* Fresh on each input: where the kernel may give huge pages. */
+	if ((pl->ring = kl_hb_alloc((size_t)NSLOT * SLOT, &pl->ringsz)) ==
+	    NULL)
+		goto fail;
 	for (i = 0; i < NSLOT; i++)
-		if ((pl->slot[i] = malloc(SLOT)) == NULL)
-			goto fail;
+		pl->slot[i] = pl->ring + (size_t)i * SLOT;
 	if (pthread_mutex_init(&pl->mu, NULL) != 0)
 		goto fail;
 	if (pthread_cond_init(&pl->nonempty, NULL) != 0) {
@@ -375,13 +380,11 @@ kl_pipe_run(struct ictx *c, size_t n,
 	pthread_cond_destroy(&pl->nonfull);
 	pthread_cond_destroy(&pl->nonempty);
 	pthread_mutex_destroy(&pl->mu);
-	for (i = 0; i < NSLOT; i++)
-		free(pl->slot[i]);
+	kl_hb_free(pl->ring, pl->ringsz);
 	free(pl);
 	return (ret);
 fail:
-	for (i = 0; i < NSLOT; i++)
-		free(pl->slot[i]);
+	kl_hb_free(pl->ring, pl->ringsz);
 	free(pl);
 	return (-1);
 }
