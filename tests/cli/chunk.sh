@@ -277,7 +277,7 @@ is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c "$TMP/qemu.log" >/dev/null \
     2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
-    "a file below 128 MiB: no chunks"
+    "a file below 64 MiB: no chunks"
 KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j1 -c "$TMP/qemu.log" >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "-j1: no chunks"
@@ -287,7 +287,7 @@ gzip -c "$TMP/qemu.log" >"$TMP/qemu.log.gz"
 KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j2 -c "$TMP/qemu.log.gz" >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
-    "gzip below 4 MiB: no chunks"
+    "gzip below 2 MiB: no chunks"
 KLEAKSCAN_CHUNK_BYTES=300 KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c \
     "$WRITTEN"/s390x-warn.eml >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "mail: no chunks"
