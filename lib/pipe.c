@@ -67,10 +67,10 @@ struct pipeline {
 	size_t				 ringsz;
 	uint8_t				*slot[NSLOT];
 	size_t				 fill[NSLOT];	/* bytes of records */
-	unsigned			 q[NSLOT];	/* published, in order */
-	unsigned			 head;		/* q[head]: next to play */
+	unsigned			 q[NSLOT];	/* published slots */
+	unsigned			 head;		/* q[head] plays next */
 	unsigned			 count;		/* slots published */
-	unsigned			 fs[NSLOT];	/* free slots, a stack */
+	unsigned			 fs[NSLOT];	/* free: a stack */
 	unsigned			 nfree;
 	int				 done;		/* producer finished */
 	atomic_int			 cancel;	/* consumer stopped */

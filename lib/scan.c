@@ -392,8 +392,8 @@ flush_pending(struct kl_scan *sc)
 			continue;
 		}
 		rc = emit(sc, sc->arena + p->off, p->len, p->msg, p->msg_head,
-		    p->nohash, &p->tok, p->line, p->column, p->offset, p->lcol, p->flags,
-		    p->has_rec ? &p->rec : NULL);
+		    p->nohash, &p->tok, p->line, p->column, p->offset, p->lcol,
+		    p->flags, p->has_rec ? &p->rec : NULL);
 	}
 	sc->npend = 0;
 	sc->nlines = 0;
