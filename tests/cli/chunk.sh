@@ -278,6 +278,19 @@ KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c "$TMP/qemu.log" >/dev/null \
     2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 \
     "a file below 64 MiB: no chunks"
+# ...and one of 64 MiB, with no test size set, is chunked (128 MiB was
+# the size before stop 41), the same count as in order.
+: >"$TMP/big.log"
+while [ "$(wc -c <"$TMP/big.log")" -lt 67108864 ]; do
+	cat "$TMP/qemu.log" "$TMP/qemu.log" "$TMP/qemu.log" "$TMP/qemu.log" \
+	    >>"$TMP/big.log"
+done
+KLEAKSCAN_CHUNK_DEBUG=1 "$KLEAKSCAN" -j2 -c "$TMP/big.log" >"$TMP/big.b" \
+    2>"$TMP/off.err"
+"$KLEAKSCAN" -j1 -c "$TMP/big.log" >"$TMP/big.a" 2>/dev/null
+is "$(grep -c '^kleakscan: chunks' "$TMP/off.err") $(cat "$TMP/big.b")" \
+    "1 $(cat "$TMP/big.a")" "a file of 64 MiB: chunks, the same count"
+rm -f "$TMP/big.log"
 KLEAKSCAN_CHUNK_BYTES=4096 KLEAKSCAN_CHUNK_DEBUG=1 \
     "$KLEAKSCAN" -j1 -c "$TMP/qemu.log" >/dev/null 2>"$TMP/off.err"
 is "$(grep -c '^kleakscan: chunks' "$TMP/off.err")" 0 "-j1: no chunks"
