@@ -19,7 +19,8 @@
 #   nohex.log        real.log with no hex number at all: every run of hex
 #                    digits that is 0x-prefixed, eight or more long, or
 #                    mixes digits and the letters a-f, turned into z's of
-#                    the same length (decimal numbers, timestamps and words
+#                    the same length (decimal numbers, timestamps, words
+#                    and the CPU numbers of printk caller ids, "[    C0]",
 #                    stay, so the framing and line lengths are the same);
 #   addr.log         the earlier recipe: the first 400 boot logs and
 #                    syzkaller reports repeated;
@@ -79,7 +80,7 @@ perl -MDigest::MD5=md5_hex -pe '
 perl -pe '
     s/(?<![0-9A-Za-z_])(?:0[xX][0-9a-fA-F]+|[0-9a-fA-F]{8,}|
         (?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]+)
-        (?![0-9A-Za-z_])/"z" x length($&)/gex' \
+        (?![0-9A-Za-z_])/$& =~ m{^C[0-9]+$} ? $& : "z" x length($&)/gex' \
     "$OUT/real.log" >"$OUT/nohex.log"
 
 ls "$CORPUS"/boot/*.txt "$CORPUS"/syzkaller/report/* | head -400 |
