@@ -10,9 +10,11 @@
  * and advised MADV_HUGEPAGE (the transparent huge pages of "madvise"
  * mode, Debian's default), they fault once per 2 MiB.  Where the kernel
  * has no huge pages to give, they are ordinary anonymous memory, as
- * malloc() would map for these sizes.  Buffers filled only in part (the
- * events a chunk records) stay on the heap: a last huge page would hold
- * them, most of it resident for nothing.
+ * malloc() would map for these sizes.  Buffers filled only in part stay
+ * on the heap, where a last huge page would be resident for nothing: of
+ * the lists of events a chunk records, only the first 2 MiB take a huge
+ * page, and only under a line filter, where that holds what a chunk of
+ * real logs records (chunk.c, list_grow()).
  * Under AddressSanitizer (KL_HB_HEAP) they are heap blocks, which it
  * watches for reads and writes out of bounds.
  */

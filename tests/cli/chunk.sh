@@ -123,6 +123,22 @@ same "CRLF" "$TMP/crlf.log" 4096 777
 same "no final newline" "$TMP/nonl.log" 4096
 same "a 200 KB line" "$TMP/long.log" 4096 50000
 is "$((CHUNKS > 0))" 1 "a 200 KB line: the chunked scan ran"
+# Chunks that record more than a huge page of findings each: under a
+# line filter (-c, -l) the first 2 MiB of a slot's lists are a huge page,
+# the rest grows on the heap (lib/chunk.c list_grow()).  1 MiB chunks of
+# 17,000 lines, 34,000 findings: 6 MB of findings, 2 MB of events each.
+awk 'BEGIN { for (i = 0; i < 60000; i++)
+    printf "[%5d.%06d] pid %d at ffffffff8%07x ffffffffc%07x\n",
+        i / 1000, i % 1000000, i, i * 64, i * 32 }' >"$TMP/dense.log"
+BAD=
+CHUNKS=0 ACCEPTED=0 RESYNCED=0 RESCANNED=0
+for m in "-c" "-a x86_64 -c" "-l" "--stats -c" "-a x86_64"; do
+	# shellcheck disable=SC2086
+	cmp1 "$TMP/dense.log" 1048576 $m
+done
+is "$BAD" "" "dense findings: -j2 in chunks of 1 MiB = -j1"
+is "$((CHUNKS >= 3 && ACCEPTED + RESYNCED >= 2))" 1 \
+    "dense findings: chunks scanned ahead ($CHUNKS)"
 
 # Compressed streams, one named input: decompressed on the input
 # layer's thread, their text scanned in chunks as it comes (unit.c,
