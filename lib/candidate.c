@@ -25,6 +25,9 @@
 #include <immintrin.h>
 #endif
 
+/* Haystacks from this long are searched 32 places a step (kl_memmem()). */
+#define MEMMEM_WIDE	256
+
 /* KL_C_* classes of each byte (kleak-int.h), checked by test-candidate.c. */
 const uint8_t kl_ctype[256] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -377,9 +380,9 @@ kl_cand_fast_at(const uint8_t *buf, size_t len, size_t lim, size_t from,
 	return (n);
 }
 
-/* memmem for bytes, with a literal needle. */
+/* kl_memmem() with the C library's memmem(), or a byte at a time. */
 const uint8_t *
-kl_memmem(const uint8_t *h, size_t hl, const char *nd, size_t nl)
+kl_memmem_scalar(const uint8_t *h, size_t hl, const char *nd, size_t nl)
 {
 #ifdef HAVE_MEMMEM
 	return (memmem(h, hl, nd, nl));
@@ -393,4 +396,55 @@ kl_memmem(const uint8_t *h, size_t hl, const char *nd, size_t nl)
 			return (h + i);
 	return (NULL);
 #endif
+}
+
+#ifdef KL_AVX2
+/*
+ * kl_memmem() 32 places a step with AVX2, for a needle of 2 bytes or
+ * more: the places where its first and last bytes both stand, each then
+ * compared whole; the last places by kl_memmem_scalar().  The caller
+ * checked the CPU.
+ */
+__attribute__((target("avx2"))) const uint8_t *
+kl_memmem_avx2(const uint8_t *h, size_t hl, const char *nd, size_t nl)
+{
+	__m256i f, l, a, b;
+	uint32_t m;
+	size_t i = 0, k;
+
+	if (nl < 2 || hl < nl)
+		return (kl_memmem_scalar(h, hl, nd, nl));
+	f = _mm256_set1_epi8(nd[0]);
+	l = _mm256_set1_epi8(nd[nl - 1]);
+	/* Places i to i + 31: the last one ends at h[i + 31 + nl - 1]. */
+	while (hl - i >= 32 + nl - 1) {
+		a = _mm256_loadu_si256((const __m256i *)(const void *)(h + i));
+		b = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (h + i + nl - 1));
+		m = (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
+		    _mm256_cmpeq_epi8(a, f), _mm256_cmpeq_epi8(b, l)));
+		while (m != 0) {
+			k = (size_t)__builtin_ctz(m);
+			if (memcmp(h + i + k + 1, nd + 1, nl - 2) == 0)
+				return (h + i + k);
+			m &= m - 1;
+		}
+		i += 32;
+	}
+	return (kl_memmem_scalar(h + i, hl - i, nd, nl));
+}
+#endif
+
+/*
+ * memmem for bytes, with a literal needle.  Long haystacks (a chunk's
+ * half that banner_cut() searches) go 32 places a step.
+ */
+const uint8_t *
+kl_memmem(const uint8_t *h, size_t hl, const char *nd, size_t nl)
+{
+#ifdef KL_AVX2
+	if (hl >= MEMMEM_WIDE && nl >= 2 && __builtin_cpu_supports("avx2"))
+		return (kl_memmem_avx2(h, hl, nd, nl));
+#endif
+	return (kl_memmem_scalar(h, hl, nd, nl));
 }

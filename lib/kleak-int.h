@@ -127,6 +127,12 @@ int		 kl_hb_grow(void **, size_t *, size_t, size_t);
 
 /* Find needle in haystack (bytes). */
 const uint8_t	*kl_memmem(const uint8_t *, size_t, const char *, size_t);
+const uint8_t	*kl_memmem_scalar(const uint8_t *, size_t, const char *,
+		     size_t);
+#ifdef KL_AVX2
+const uint8_t	*kl_memmem_avx2(const uint8_t *, size_t, const char *,
+		     size_t);
+#endif
 
 /* Does buf[0..len) start with the literal s? */
 static inline int

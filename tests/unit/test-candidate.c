@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -419,6 +420,68 @@ t_cand_at(void **state)
 	}
 }
 
+/* The first place of nd in h by the definition, or NULL. */
+static const uint8_t *
+memmem_ref(const uint8_t *h, size_t hl, const char *nd, size_t nl)
+{
+	size_t i;
+
+	for (i = 0; i + nl <= hl; i++)
+		if (memcmp(h + i, nd, nl) == 0)
+			return (h + i);
+	return (NULL);
+}
+
+/*
+ * kl_memmem() and each variant: needles of 1 to 40 bytes put at every
+ * place of haystacks around the 32-place steps and MEMMEM_WIDE, with
+ * their first and last bytes strewn elsewhere (near misses), each
+ * haystack exactly hl bytes (a read past it shows under the sanitizers).
+ */
+static void
+t_memmem(void **state)
+{
+	static const char nd[] = "Linux version 6.1.0-57-amd64 (debian-k)";
+	const uint8_t *(*const fns[])(const uint8_t *, size_t, const char *,
+	    size_t) = {
+		kl_memmem, kl_memmem_scalar,
+#ifdef KL_AVX2
+		kl_memmem_avx2,
+#endif
+	};
+	static const size_t hls[] = { 0, 1, 31, 32, 33, 63, 64, 65, 255, 256,
+		257, 300, 511, 1000 };
+	uint8_t *h;
+	size_t nl, hi, hl, at, i, v;
+
+	(void)state;
+	for (nl = 1; nl < sizeof(nd); nl += nl < 4 ? 1 : 5)
+		for (hi = 0; hi < sizeof(hls) / sizeof(hls[0]); hi++) {
+			hl = hls[hi];
+			h = malloc(hl > 0 ? hl : 1);
+			assert_non_null(h);
+			for (at = 0; at <= hl; at += at < 80 ? 1 : 37) {
+				for (i = 0; i < hl; i++)
+					h[i] = i % 7 == 0 ? (uint8_t)nd[0] :
+					    i % 11 == 0 ? (uint8_t)nd[nl - 1] :
+					    'a' + i % 13;
+				if (at + nl <= hl)
+					memcpy(h + at, nd, nl);
+				for (v = 0; v < sizeof(fns) / sizeof(fns[0]);
+				    v++) {
+#ifdef KL_AVX2
+					if (fns[v] == kl_memmem_avx2 &&
+					    !__builtin_cpu_supports("avx2"))
+						continue;
+#endif
+					assert_ptr_equal(fns[v](h, hl, nd, nl),
+					    memmem_ref(h, hl, nd, nl));
+				}
+			}
+			free(h);
+		}
+}
+
 int
 main(void)
 {
@@ -436,6 +499,7 @@ main(void)
 		cmocka_unit_test(t_hexrun),
 		cmocka_unit_test(t_cand_at),
 		cmocka_unit_test(t_values),
+		cmocka_unit_test(t_memmem),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
