@@ -29,12 +29,15 @@
 
 /*
  * 4 MiB chunks.  With the default output every line is recorded as an
- * event (lib/chunk.c keeps a line in 64 bytes, a finding in 176): on
- * 256 MiB of the corpus's real logs, chunked -j2 peaks at 54 MB of RSS
- * printing text or JSON and 37 MB with -c (2 MiB chunks: 34 and 25 MB;
- * 8 MiB: 97 and 63 MB).  Larger chunks pay the in-order scan of the
- * lines before each chunk's first new boot fewer times: -j2 -c took
- * 0.70 s against -j1's 1.26 s (1.80 x), 2 MiB chunks 0.75 s (1.68 x).
+ * event (lib/chunk.c keeps a line in 56 bytes, a finding in 208): on
+ * 256 MiB of the corpus's real logs, chunked -j2 peaks at 53 MB of RSS
+ * printing text or JSON and 42 MB with -c, whose lists start in huge
+ * pages (measured before them: 2 MiB chunks 34 and 25 MB; 8 MiB: 97 and
+ * 63 MB).  Larger chunks pay the in-order scan of the lines before each
+ * chunk's first new boot fewer times: -j2 -c took 0.70 s against -j1's
+ * 1.26 s (1.80 x), 2 MiB chunks 0.75 s (1.68 x).  (That input repeats
+ * the corpus, 3.9 MiB, which 4 MiB chunks align with: BENCHMARKS.md,
+ * stop 42.)
  */
 #define CHUNK_BYTES	(4u << 20)	/* a chunk, about */
 /*
