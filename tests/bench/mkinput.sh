@@ -22,6 +22,11 @@
 #                    the same length (decimal numbers, timestamps, words
 #                    and the CPU numbers of printk caller ids, "[    C0]",
 #                    stay, so the framing and line lengths are the same);
+#   shuffled.log     the logs of real.log, each pass over them in a new
+#                    order (perl's srand(42)), after one boot log (so
+#                    that it is not sniffed as mail): a concatenation of
+#                    different machines whose period is no chunk size
+#                    (real.log's, 3.9 MiB, meets -j's 4 MiB chunks);
 #   addr.log         the earlier recipe: the first 400 boot logs and
 #                    syzkaller reports repeated;
 #   noaddr.log       addr.log with every run of hex digits broken after
@@ -44,7 +49,7 @@ if [ ! -d "$CORPUS/boot" ] || [ ! -d "$CORPUS/syzkaller/report" ]; then
 	exit 2
 fi
 mkdir -p "$OUT"
-OUTS="real.log real-hashed.log nohex.log addr.log noaddr.log"
+OUTS="real.log real-hashed.log nohex.log shuffled.log addr.log noaddr.log"
 made=1
 for f in $OUTS; do
 	[ -s "$OUT/$f" ] || made=0
@@ -82,6 +87,33 @@ perl -pe '
         (?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]+)
         (?![0-9A-Za-z_])/$& =~ m{^C[0-9]+$} ? $& : "z" x length($&)/gex' \
     "$OUT/real.log" >"$OUT/nohex.log"
+
+perl -e '
+    my ($size, @f) = @ARGV;
+    my ($n, @d) = (0);
+    for (@f) {
+        open(my $h, "<", $_) or die "$_: $!";
+        local $/;
+        my $t = <$h>;
+        $t .= "\n" if length($t) && substr($t, -1) ne "\n";
+        push @d, $t;
+    }
+    srand(42);
+    print $d[0];
+    $n = length($d[0]);
+    while ($n < $size) {
+        my @o = (0 .. $#d);
+        for (my $i = $#o; $i > 0; $i--) {
+            my $j = int(rand($i + 1));
+            @o[$i, $j] = @o[$j, $i];
+        }
+        for (@o) {
+            print $d[$_];
+            $n += length($d[$_]);
+            last if $n >= $size;
+        }
+    }' "$SIZE" $(LC_ALL=C ls "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/*) |
+    head -c "$SIZE" | sed '$d' >"$OUT/shuffled.log"
 
 ls "$CORPUS"/boot/*.txt "$CORPUS"/syzkaller/report/* | head -400 |
     while read -r f; do cat "$f"; done >"$base"
