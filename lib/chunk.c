@@ -225,7 +225,7 @@ list_grow(void **p, size_t *capp, int *hbp, size_t n, size_t sz,
 		free(*p);
 	*p = np;
 	*capp = nc;
-	*hbp = np != NULL && hb && nc * sz <= HB_LIST;
+	*hbp = hb && nc * sz <= HB_LIST;
 	return (0);
 }
 

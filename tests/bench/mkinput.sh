@@ -71,8 +71,10 @@ repeat() {
 	done | head -c "$SIZE" | sed '$d' >"$2"
 }
 
+# The logs of real.log and shuffled.log, in name order.
+LOGS=$(LC_ALL=C ls "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/*)
 base=$OUT/base.log
-for f in $(LC_ALL=C ls "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/*); do
+for f in $LOGS; do
 	[ -f "$f" ] || continue
 	cat "$f"
 	[ -z "$(tail -c 1 "$f")" ] || echo
@@ -112,7 +114,7 @@ perl -e '
             $n += length($d[$_]);
             last if $n >= $size;
         }
-    }' "$SIZE" $(LC_ALL=C ls "$CORPUS"/boot/* "$CORPUS"/syzkaller/report/*) |
+    }' "$SIZE" $LOGS |
     head -c "$SIZE" | sed '$d' >"$OUT/shuffled.log"
 
 ls "$CORPUS"/boot/*.txt "$CORPUS"/syzkaller/report/* | head -400 |

@@ -536,7 +536,8 @@ static int
 teardown(void **state)
 {
 	static const char *const names[] = {
-		"mixed.log", "edges.log", "four.log", "stop.log", NULL
+		"mixed.log", "edges.log", "four.log", "stop.log", "dense.log",
+		NULL
 	};
 	char path[512];
 	size_t i;
